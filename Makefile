@@ -1,0 +1,57 @@
+# Mattebox build, test and demo entry points. `make demo` and `make test` do
+# all the set-up a fresh Debian bookworm machine needs (see README.md).
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+CONFIG ?= debug
+PLUGIN_DIR = $(PREFIX)/lib/mattebox/plugins-1
+BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
+
+DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
+	libopencv-dev opencv-data libimage-exiftool-perl
+
+.PHONY: deps build test demo install samples clean
+
+## deps: install the Debian packages Mattebox builds on (only those missing)
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:" $$missing; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+## build: compile the mattebox command, the built-in and the sample plugins
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+## test: build everything, then run every test (the plugins must exist first)
+test: build
+	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
+
+## demo: run the sample pipelines over the bundled sample photos into demo-out/
+demo: build
+	@rm -rf demo-out
+	$(BIN_DIR)/mattebox plugins list
+	$(BIN_DIR)/mattebox process Samples/photos/orientation-*.jpg -o demo-out/upright \
+		--pipeline Samples/pipelines/upright.yaml --timings
+	$(BIN_DIR)/mattebox process Samples/photos/selfie-front.jpg -o demo-out/selfie \
+		--pipeline Samples/pipelines/selfie-mirrored.yaml --timings
+	$(BIN_DIR)/mattebox process Samples/photos/orientation-6.jpg -o demo-out/samples \
+		--pipeline Samples/pipelines/sample-plugins.yaml
+	@echo "Results are in demo-out/"
+
+## samples: regenerate the small bundled sample photos
+samples: deps
+	python3 Samples/photos/make-samples.py Samples/photos
+
+## install: release build into $(PREFIX): bin/mattebox, the plugins, the ABI header
+install: deps
+	$(SWIFT) build -c release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(PREFIX)/include/mattebox
+	install -m 755 $$($(SWIFT) build -c release --show-bin-path)/mattebox $(DESTDIR)$(PREFIX)/bin/mattebox
+	install -m 644 $$($(SWIFT) build -c release --show-bin-path)/libMattebox{Orientation,Mirroring}.so $(DESTDIR)$(PLUGIN_DIR)/
+	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(DESTDIR)$(PREFIX)/include/mattebox/plugin.h
+
+clean:
+	rm -rf .build demo-out

@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+// Mattebox: capture photos with auxiliary mattes and post-process them through
+// dynamically loaded processor plugins. See README.md for the tour.
+import PackageDescription
+
+let package = Package(
+    name: "Mattebox",
+    products: [
+        .executable(name: "mattebox", targets: ["mattebox"]),
+        .library(name: "MatteboxPluginSDK", targets: ["MatteboxPluginSDK"]),
+        // Built-in processor plugins, each its own shared object.
+        .library(name: "MatteboxOrientation", type: .dynamic, targets: ["MatteboxOrientation"]),
+        .library(name: "MatteboxMirroring", type: .dynamic, targets: ["MatteboxMirroring"]),
+        // Sample third-party plugins: one in plain C, one in Swift.
+        .library(name: "MatteboxSampleInvert", type: .dynamic, targets: ["MatteboxSampleInvert"]),
+        .library(name: "MatteboxSampleGrayscale", type: .dynamic, targets: ["MatteboxSampleGrayscale"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // The plugin ABI: one C header shared by the host and every plugin.
+        .target(name: "CMatteboxPluginABI"),
+        .systemLibrary(
+            name: "CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+
+        .target(name: "MatteboxCore"),
+        .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "CVipsShim"]),
+        .target(
+            name: "MatteboxPluginHost",
+            dependencies: ["MatteboxCore", "MatteboxImageIO", "CMatteboxPluginABI"]),
+        .target(
+            name: "MatteboxPipeline",
+            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "Yams"]),
+        .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI"]),
+        .executableTarget(
+            name: "mattebox",
+            dependencies: [
+                "MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Orientation"),
+        .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Mirroring"),
+        .target(
+            name: "MatteboxSampleInvert", dependencies: ["CMatteboxPluginABI"], path: "Samples/plugins/c-invert",
+            publicHeadersPath: "."),
+        .target(
+            name: "MatteboxSampleGrayscale", dependencies: ["MatteboxPluginSDK"],
+            path: "Samples/plugins/swift-grayscale"),
+
+        .target(
+            name: "MatteboxTestSupport",
+            dependencies: ["MatteboxCore", "MatteboxImageIO"],
+            path: "Tests/MatteboxTestSupport"),
+        .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "MatteboxImageIOTests",
+            dependencies: ["MatteboxImageIO", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "MatteboxPluginHostTests",
+            dependencies: ["MatteboxPluginHost", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "MatteboxPipelineTests",
+            dependencies: ["MatteboxPipeline", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "PluginsTests",
+            dependencies: ["MatteboxPipeline", "MatteboxTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MatteboxTestSupport"]),
+    ]
+)

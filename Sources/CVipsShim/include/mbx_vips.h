@@ -1,0 +1,72 @@
+/*
+ * mbx_vips.h — the small, non-variadic slice of libvips that Mattebox uses.
+ *
+ * libvips' operations take NULL-terminated variadic options, which Swift
+ * cannot call; these wrappers fix the options Mattebox needs and report
+ * failures as a malloc'd message the caller frees with mbx_vips_free.
+ */
+#ifndef MBX_VIPS_H
+#define MBX_VIPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Interleaved pixels in memory. format: 1 = uint8, 2 = uint16, 3 = float. */
+typedef struct mbx_pixels {
+    void *data;
+    size_t size;
+    int width;
+    int height;
+    int bands;
+    int format;
+} mbx_pixels;
+
+/* A blob returned by libvips (EXIF, XMP, ICC or an encoded file). */
+typedef struct mbx_blob {
+    void *data;
+    size_t size;
+} mbx_blob;
+
+/* What decoding a file yields; free with mbx_vips_decoded_free. */
+typedef struct mbx_decoded {
+    mbx_pixels pixels;
+    mbx_blob exif; /* TIFF-structured EXIF, without the "Exif\0\0" header */
+    mbx_blob xmp;
+    mbx_blob icc;
+    char loader[64];
+} mbx_decoded;
+
+/* Starts libvips once per process; returns 0 on success. */
+int mbx_vips_start(void);
+
+/* Decodes the first image of a file as stored (no auto-rotation) to 8-bit
+ * RGB, or 16-bit RGB when the file holds 16 bits, flattening alpha on white. */
+int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error);
+/* Decodes a single-band image (depth, matte) keeping its sample format. */
+int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error);
+void mbx_vips_decoded_free(mbx_decoded *decoded);
+
+/* Geometry. op: 1 rotate 90 cw, 2 rotate 180, 3 rotate 270 cw,
+ * 4 flip left-right, 5 flip top-bottom. The result is newly allocated. */
+int mbx_vips_transform(const mbx_pixels *in, int op, mbx_pixels *out, char **error);
+int mbx_vips_crop(const mbx_pixels *in, int left, int top, int width, int height,
+                  mbx_pixels *out, char **error);
+/* Encodes to "jpeg" or "png". No EXIF is written (the caller splices its
+ * own); icc and xmp may be NULL. quality applies to JPEG (1..100). */
+int mbx_vips_encode(const mbx_pixels *in, const char *format, int quality,
+                    const mbx_blob *icc, const mbx_blob *xmp, mbx_blob *out,
+                    char **error);
+
+void mbx_vips_pixels_free(mbx_pixels *pixels);
+void mbx_vips_blob_free(mbx_blob *blob);
+void mbx_vips_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

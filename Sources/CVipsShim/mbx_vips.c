@@ -1,0 +1,284 @@
+/* Non-variadic wrappers over libvips; see include/mbx_vips.h. */
+#include "mbx_vips.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vips/vips.h>
+
+static char *take_vips_error(const char *context) {
+    const char *detail = vips_error_buffer();
+    size_t length = strlen(context) + strlen(detail) + 4;
+    char *message = malloc(length);
+    if (message) {
+        snprintf(message, length, "%s: %s", context, detail);
+        /* libvips ends messages with a newline; drop trailing ones. */
+        size_t end = strlen(message);
+        while (end > 0 && (message[end - 1] == '\n' || message[end - 1] == ' ')) {
+            message[--end] = '\0';
+        }
+    }
+    vips_error_clear();
+    return message;
+}
+
+static int fail(char **error, const char *context) {
+    if (error) {
+        *error = take_vips_error(context);
+    } else {
+        vips_error_clear();
+    }
+    return -1;
+}
+
+static VipsBandFormat band_format(int format) {
+    switch (format) {
+    case 2: return VIPS_FORMAT_USHORT;
+    case 3: return VIPS_FORMAT_FLOAT;
+    default: return VIPS_FORMAT_UCHAR;
+    }
+}
+
+static int sample_format(VipsBandFormat format) {
+    switch (format) {
+    case VIPS_FORMAT_UCHAR: return 1;
+    case VIPS_FORMAT_USHORT: return 2;
+    case VIPS_FORMAT_FLOAT: return 3;
+    default: return 0;
+    }
+}
+
+static VipsImage *wrap(const mbx_pixels *in) {
+    return vips_image_new_from_memory(in->data, in->size, in->width, in->height,
+                                      in->bands, band_format(in->format));
+}
+
+/* Renders `image` into a newly allocated interleaved buffer and unrefs it. */
+static int render(VipsImage *image, mbx_pixels *out, char **error, const char *context) {
+    size_t size = 0;
+    void *data = vips_image_write_to_memory(image, &size);
+    if (!data) {
+        g_object_unref(image);
+        return fail(error, context);
+    }
+    out->data = data;
+    out->size = size;
+    out->width = vips_image_get_width(image);
+    out->height = vips_image_get_height(image);
+    out->bands = vips_image_get_bands(image);
+    out->format = sample_format(vips_image_get_format(image));
+    g_object_unref(image);
+    return 0;
+}
+
+static void copy_blob(VipsImage *image, const char *name, mbx_blob *blob) {
+    const void *data = NULL;
+    size_t size = 0;
+    blob->data = NULL;
+    blob->size = 0;
+    if (vips_image_get_typeof(image, name) && !vips_image_get_blob(image, name, &data, &size) &&
+        size > 0) {
+        blob->data = g_memdup2(data, size);
+        blob->size = blob->data ? size : 0;
+    }
+}
+
+int mbx_vips_start(void) {
+    static int started = 0;
+    static GMutex lock;
+    int status = 0;
+    g_mutex_lock(&lock);
+    if (!started) {
+        status = VIPS_INIT("mattebox");
+        started = status == 0;
+    }
+    g_mutex_unlock(&lock);
+    return status;
+}
+
+/* Applies `step` to *image, replacing it; returns -1 with the vips error kept. */
+#define STEP(call)                                                                   \
+    do {                                                                             \
+        VipsImage *next = NULL;                                                      \
+        if (call) {                                                                  \
+            g_object_unref(image);                                                   \
+            return fail(error, path);                                                \
+        }                                                                            \
+        g_object_unref(image);                                                       \
+        image = next;                                                                \
+    } while (0)
+
+int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+                                                "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (!image) {
+        return fail(error, path);
+    }
+    const char *loader = NULL;
+    if (!vips_image_get_string(image, VIPS_META_LOADER, &loader) && loader) {
+        snprintf(out->loader, sizeof(out->loader), "%s", loader);
+    }
+    copy_blob(image, VIPS_META_EXIF_NAME, &out->exif);
+    copy_blob(image, VIPS_META_XMP_NAME, &out->xmp);
+    copy_blob(image, VIPS_META_ICC_NAME, &out->icc);
+
+    gboolean sixteen = vips_image_get_format(image) == VIPS_FORMAT_USHORT;
+    if (vips_image_hasalpha(image)) {
+        double white = sixteen ? 65535.0 : 255.0;
+        VipsArrayDouble *background = vips_array_double_newv(1, white);
+        STEP(vips_flatten(image, &next, "background", background, NULL));
+        vips_area_unref(VIPS_AREA(background));
+    }
+    VipsInterpretation target = sixteen ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_sRGB;
+    VipsInterpretation current = vips_image_get_interpretation(image);
+    if (current != target || vips_image_get_bands(image) != 3) {
+        STEP(vips_colourspace(image, &next, target, NULL));
+    }
+    VipsBandFormat wanted = sixteen ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR;
+    if (vips_image_get_format(image) != wanted) {
+        STEP(vips_cast(image, &next, wanted, NULL));
+    }
+    if (render(image, &out->pixels, error, path)) {
+        mbx_vips_decoded_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+                                                "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (!image) {
+        return fail(error, path);
+    }
+    if (vips_image_get_bands(image) > 1) {
+        STEP(vips_extract_band(image, &next, 0, NULL));
+    }
+    VipsBandFormat format = vips_image_get_format(image);
+    if (format != VIPS_FORMAT_UCHAR && format != VIPS_FORMAT_USHORT && format != VIPS_FORMAT_FLOAT) {
+        STEP(vips_cast(image, &next, VIPS_FORMAT_FLOAT, NULL));
+    }
+    return render(image, out, error, path);
+}
+
+void mbx_vips_decoded_free(mbx_decoded *decoded) {
+    mbx_vips_pixels_free(&decoded->pixels);
+    mbx_vips_blob_free(&decoded->exif);
+    mbx_vips_blob_free(&decoded->xmp);
+    mbx_vips_blob_free(&decoded->icc);
+}
+
+int mbx_vips_transform(const mbx_pixels *in, int op, mbx_pixels *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *source = wrap(in);
+    if (!source) {
+        return fail(error, "transform");
+    }
+    VipsImage *result = NULL;
+    int status;
+    switch (op) {
+    case 1: status = vips_rot(source, &result, VIPS_ANGLE_D90, NULL); break;
+    case 2: status = vips_rot(source, &result, VIPS_ANGLE_D180, NULL); break;
+    case 3: status = vips_rot(source, &result, VIPS_ANGLE_D270, NULL); break;
+    case 4: status = vips_flip(source, &result, VIPS_DIRECTION_HORIZONTAL, NULL); break;
+    case 5: status = vips_flip(source, &result, VIPS_DIRECTION_VERTICAL, NULL); break;
+    default:
+        g_object_unref(source);
+        if (error) {
+            *error = strdup("transform: unknown operation");
+        }
+        return -1;
+    }
+    g_object_unref(source);
+    if (status) {
+        return fail(error, "transform");
+    }
+    return render(result, out, error, "transform");
+}
+
+int mbx_vips_crop(const mbx_pixels *in, int left, int top, int width, int height,
+                  mbx_pixels *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *source = wrap(in);
+    if (!source) {
+        return fail(error, "crop");
+    }
+    VipsImage *result = NULL;
+    int status = vips_extract_area(source, &result, left, top, width, height, NULL);
+    g_object_unref(source);
+    if (status) {
+        return fail(error, "crop");
+    }
+    return render(result, out, error, "crop");
+}
+
+int mbx_vips_encode(const mbx_pixels *in, const char *format, int quality,
+                    const mbx_blob *icc, const mbx_blob *xmp, mbx_blob *out,
+                    char **error) {
+    memset(out, 0, sizeof(*out));
+    int jpeg = strcmp(format, "jpeg") == 0;
+    if (!jpeg && strcmp(format, "png") != 0) {
+        if (error) {
+            *error = strdup("encode: format must be jpeg or png");
+        }
+        return -1;
+    }
+    VipsImage *image = wrap(in);
+    if (!image) {
+        return fail(error, "encode");
+    }
+    if (jpeg && in->format != 1) {
+        VipsImage *eight = NULL;
+        int status = in->format == 2 ? vips_cast(image, &eight, VIPS_FORMAT_UCHAR, "shift", TRUE, NULL)
+                                     : vips_cast(image, &eight, VIPS_FORMAT_UCHAR, NULL);
+        g_object_unref(image);
+        if (status) {
+            return fail(error, "encode");
+        }
+        image = eight;
+    }
+    /* A private copy so metadata set here never touches a shared header. */
+    VipsImage *copy = NULL;
+    if (vips_copy(image, &copy, NULL)) {
+        g_object_unref(image);
+        return fail(error, "encode");
+    }
+    g_object_unref(image);
+    image = copy;
+    if (icc && icc->data && icc->size) {
+        vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, icc->data, icc->size);
+    }
+    if (xmp && xmp->data && xmp->size) {
+        vips_image_set_blob_copy(image, VIPS_META_XMP_NAME, xmp->data, xmp->size);
+    }
+    int status = jpeg ? vips_jpegsave_buffer(image, &out->data, &out->size, "Q", quality,
+                                             "optimize_coding", TRUE, NULL)
+                      : vips_pngsave_buffer(image, &out->data, &out->size, "compression", 6, NULL);
+    g_object_unref(image);
+    if (status) {
+        return fail(error, jpeg ? "JPEG encode" : "PNG encode");
+    }
+    return 0;
+}
+
+void mbx_vips_pixels_free(mbx_pixels *pixels) {
+    if (pixels->data) {
+        g_free(pixels->data);
+    }
+    pixels->data = NULL;
+    pixels->size = 0;
+}
+
+void mbx_vips_blob_free(mbx_blob *blob) {
+    if (blob->data) {
+        g_free(blob->data);
+    }
+    blob->data = NULL;
+    blob->size = 0;
+}
+
+void mbx_vips_free(void *pointer) {
+    free(pointer);
+}

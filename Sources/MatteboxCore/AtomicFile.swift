@@ -1,0 +1,45 @@
+import Foundation
+
+/// Writes files so that a reader (or a crash) never sees half of one: the bytes
+/// go to a temporary file in the same folder, are flushed to disk, and the file
+/// is renamed over the destination.
+public enum AtomicFile {
+    public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).partial")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw MatteboxError("cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+        }
+        var failure: MatteboxError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = MatteboxError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 {
+            failure = MatteboxError("cannot flush \(url.path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        if failure == nil, rename(temporary.path, url.path) != 0 {
+            failure = MatteboxError("cannot rename into \(url.path): \(String(cString: strerror(errno)))")
+        }
+        if let failure {
+            unlink(temporary.path)
+            throw failure
+        }
+        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The unit of work of every pipeline: a primary image, its auxiliary images by
+/// role, and its metadata. Every stage that changes geometry changes all images
+/// together (see `applying(_:)`), so depth and mattes stay registered with the
+/// primary pixel for pixel.
+public struct Photo: Sendable {
+    /// Where the photo came from, for messages and output names.
+    public var source: URL?
+    public var primary: PixelImage
+    public var auxiliary: [ImageRole: PixelImage] = [:]
+    public var metadata = PhotoMetadata()
+    /// Why an expected auxiliary image is absent ("no face found"), by role.
+    public var absenceReasons: [ImageRole: String] = [:]
+
+    public init(primary: PixelImage, metadata: PhotoMetadata = PhotoMetadata(), source: URL? = nil) {
+        self.primary = primary
+        self.metadata = metadata
+        self.source = source
+    }
+
+    /// The image for a role, the primary included.
+    public func image(_ role: ImageRole) -> PixelImage? {
+        role == .primary ? primary : auxiliary[role]
+    }
+
+    /// Every role present, primary first, then auxiliary roles in name order.
+    public var roles: [ImageRole] { [.primary] + auxiliary.keys.sorted() }
+
+    /// A copy whose pixels are independent of this photo's, so a stage that
+    /// fails halfway can be rolled back.
+    public func deepCopy() -> Photo {
+        var twin = self
+        twin.primary = primary.copy()
+        twin.auxiliary = auxiliary.mapValues { $0.copy() }
+        return twin
+    }
+
+    /// A short name for messages: the source file name, or "photo".
+    public var displayName: String { source?.path ?? "photo" }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Everything a photo carries besides pixels: EXIF (the block itself, kept byte
+/// for byte, plus the orientation the pipeline has settled on), XMP, the ICC
+/// profile and the capture context.
+public struct PhotoMetadata: Sendable {
+    /// The EXIF block as read; encoders update its orientation and dimensions.
+    public var exif: ExifBlock?
+    /// The EXIF orientation the photo's pixels should be displayed with.
+    public var orientation: ExifOrientation = .up
+    /// When true, encoders drop GPS data from the EXIF they write.
+    public var stripLocation = false
+    public var xmp: Data?
+    public var iccProfile: Data?
+    public var capture = CaptureContext()
+
+    public init() {}
+
+    public init(exif: ExifBlock?, xmp: Data?, iccProfile: Data?) {
+        self.exif = exif
+        self.xmp = xmp
+        self.iccProfile = iccProfile
+        self.orientation = exif?.orientation.flatMap(ExifOrientation.init) ?? .up
+        if let lens = exif?.lensModel?.lowercased() {
+            // iPhones name the lens ("iPhone 13 Pro front camera 2.71mm f/2.2").
+            if lens.contains("front") { capture.position = .front }
+            else if lens.contains("back") { capture.position = .back }
+        }
+        capture.device = [exif?.make, exif?.model].compactMap { $0 }.joined(separator: " ").nilIfEmpty
+    }
+
+    public var hasLocation: Bool { !stripLocation && (exif?.hasLocation ?? false) }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+extension PhotoMetadata {
+    /// The EXIF block an encoder should write for pixels of the given size: the
+    /// original with the current orientation and dimensions, without the stale
+    /// embedded thumbnail, and without GPS data when location is stripped.
+    /// Nil when there is nothing to say (no EXIF and upright pixels).
+    public func exifForWriting(width: Int, height: Int) -> ExifBlock? {
+        guard exif != nil || orientation != .up else { return nil }
+        var block = exif ?? ExifBlock.empty()
+        block.setOrientation(orientation.rawValue)
+        block.setPixelDimensions(width: width, height: height)
+        block.removeThumbnailLink()
+        if stripLocation { block.removeLocation() }
+        return block
+    }
+}

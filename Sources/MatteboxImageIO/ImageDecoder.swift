@@ -1,0 +1,48 @@
+import CVipsShim
+import Foundation
+import MatteboxCore
+
+/// Reads photos from files (JPEG, PNG, TIFF, WebP, HEIC primary, anything
+/// libvips loads) into a Photo: pixels as stored, not auto-rotated, with EXIF,
+/// XMP and ICC profile carried along.
+public enum ImageDecoder {
+    public static func decodePhoto(at url: URL) throws -> Photo {
+        try Vips.start()
+        try checkReadable(url)
+        var decoded = mbx_decoded()
+        try Vips.call { mbx_vips_decode_file(url.path, &decoded, $0) }
+        let exifBytes = Vips.data(decoded.exif).map { [UInt8]($0) }
+        let metadata = PhotoMetadata(
+            exif: exifBytes.flatMap(ExifBlock.init), xmp: Vips.data(decoded.xmp),
+            iccProfile: Vips.data(decoded.icc))
+        mbx_vips_blob_free(&decoded.exif)
+        mbx_vips_blob_free(&decoded.xmp)
+        mbx_vips_blob_free(&decoded.icc)
+        let primary = try Vips.image(adopting: decoded.pixels)
+        return Photo(primary: primary, metadata: metadata, source: url)
+    }
+
+    /// Reads a single-channel image (a depth map or a matte) keeping its sample
+    /// format: 8-bit, 16-bit or float.
+    public static func decodeAuxiliaryImage(at url: URL) throws -> PixelImage {
+        try Vips.start()
+        try checkReadable(url)
+        var pixels = mbx_pixels()
+        try Vips.call { mbx_vips_decode_mono_file(url.path, &pixels, $0) }
+        return try Vips.image(adopting: pixels)
+    }
+
+    /// Gives the clear, short reasons before libvips gives a long one.
+    private static func checkReadable(_ url: URL) throws {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            throw MatteboxError("\(url.path): \(String(cString: strerror(errno)))")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw MatteboxError("\(url.path): not a regular file")
+        }
+        guard status.st_size > 0 else {
+            throw MatteboxError("\(url.path): empty file (0 bytes), not an image")
+        }
+    }
+}

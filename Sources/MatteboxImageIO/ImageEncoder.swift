@@ -1,0 +1,52 @@
+import CVipsShim
+import Foundation
+import MatteboxCore
+
+/// The file formats Mattebox writes photos as (HEIF comes with its own writer).
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case jpeg, png
+
+    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+}
+
+/// Encodes a Photo's primary image with libvips and embeds its EXIF, XMP and
+/// ICC profile, with the EXIF orientation and dimensions brought up to date.
+public enum ImageEncoder {
+    public static func encode(_ photo: Photo, as format: OutputFormat, quality: Int = 92) throws -> Data {
+        let data = try encode(
+            photo.primary, as: format, quality: quality, iccProfile: photo.metadata.iccProfile,
+            xmp: photo.metadata.xmp)
+        guard let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height) else {
+            return data
+        }
+        switch format {
+        case .jpeg: return try ExifEmbedding.embed(exif, inJPEG: data)
+        case .png: return try ExifEmbedding.embed(exif, inPNG: data)
+        }
+    }
+
+    /// Encodes bare pixels (an auxiliary image, a contact sheet).
+    public static func encode(
+        _ image: PixelImage, as format: OutputFormat, quality: Int = 92, iccProfile: Data? = nil, xmp: Data? = nil
+    ) throws -> Data {
+        try Vips.start()
+        var pixels = Vips.pixels(of: image)
+        var output = mbx_blob()
+        try withBlob(iccProfile) { icc in
+            try withBlob(xmp) { xmpBlob in
+                try Vips.call { mbx_vips_encode(&pixels, format.rawValue, Int32(quality), icc, xmpBlob, &output, $0) }
+            }
+        }
+        defer { mbx_vips_blob_free(&output) }
+        guard let data = Vips.data(output) else { throw MatteboxError("libvips produced an empty \(format.rawValue)") }
+        return data
+    }
+
+    private static func withBlob(_ data: Data?, _ body: (UnsafePointer<mbx_blob>?) throws -> Void) throws {
+        guard let data, !data.isEmpty else { return try body(nil) }
+        try data.withUnsafeBytes { buffer in
+            var blob = mbx_blob(data: UnsafeMutableRawPointer(mutating: buffer.baseAddress), size: buffer.count)
+            try body(&blob)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import CVipsShim
+import Foundation
+import MatteboxCore
+
+/// The bridge between libvips' memory and Mattebox images: starting the library,
+/// turning its buffers into PixelImages without copying, and its messages into
+/// MatteboxErrors.
+enum Vips {
+    static func start() throws {
+        guard mbx_vips_start() == 0 else {
+            throw MatteboxError("libvips failed to start", hint: "is libvips42 installed? run `make deps`")
+        }
+    }
+
+    /// Runs a shim call that reports failure through a malloc'd message.
+    static func call(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        if body(&message) != 0 {
+            let text = message.map { String(cString: $0) } ?? "libvips failed"
+            mbx_vips_free(message)
+            throw MatteboxError(text)
+        }
+    }
+
+    /// Adopts pixels libvips allocated; they are released with g_free.
+    static func image(adopting pixels: mbx_pixels) throws -> PixelImage {
+        guard let data = pixels.data, let format = SampleFormat(rawValue: Int(pixels.format)) else {
+            var leftover = pixels
+            mbx_vips_pixels_free(&leftover)
+            throw MatteboxError("libvips returned pixels in an unsupported sample format")
+        }
+        return PixelImage(
+            adopting: data, width: Int(pixels.width), height: Int(pixels.height),
+            channels: Int(pixels.bands), format: format,
+            release: { pointer in
+                var owned = mbx_pixels(data: pointer, size: 0, width: 0, height: 0, bands: 0, format: 0)
+                mbx_vips_pixels_free(&owned)
+            })
+    }
+
+    /// A borrowed description of an image's pixels for a shim call.
+    static func pixels(of image: PixelImage) -> mbx_pixels {
+        mbx_pixels(
+            data: image.data, size: image.byteCount, width: Int32(image.width),
+            height: Int32(image.height), bands: Int32(image.channels), format: Int32(image.format.rawValue))
+    }
+
+    static func data(_ blob: mbx_blob) -> Data? {
+        guard let bytes = blob.data, blob.size > 0 else { return nil }
+        return Data(bytes: bytes, count: blob.size)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+
+/// How `mattebox process` writes what the pipeline produced.
+public struct BatchOptions: Sendable {
+    public var outputDirectory: URL
+    public var format: OutputFormat = .jpeg
+    public var quality: Int = 92
+    /// Overrides the camera position read from EXIF (for mirroring policies).
+    public var cameraPosition: CameraPosition?
+    /// Auxiliary images to attach to the input photo, by role.
+    public var auxiliaryInputs: [ImageRole: URL] = [:]
+    /// Also write every auxiliary image as `<stem>.<role>.png`.
+    public var writeAuxiliaryPNGs = false
+
+    public init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
+}
+
+/// The outcome of one photo, as `--json` and `--timings` report it.
+public struct PhotoOutcome: Sendable, Codable {
+    public enum Status: String, Sendable, Codable { case ok, failed }
+
+    public var input: String
+    public var status: Status
+    public var output: String?
+    public var auxiliaryOutputs: [String] = []
+    public var error: String?
+    public var decodeSeconds: Double = 0
+    public var stages: [StageReport] = []
+    public var encodeSeconds: Double = 0
+}
+
+/// Runs photos from files through a pipeline and writes the results. Each photo
+/// succeeds or fails on its own: a bad file or a failing plugin is reported for
+/// that photo and the next one goes on. Originals are only ever read; outputs
+/// are written atomically.
+public struct BatchProcessor: Sendable {
+    public let runner: PipelineRunner
+    public let options: BatchOptions
+
+    public init(runner: PipelineRunner, options: BatchOptions) {
+        self.runner = runner
+        self.options = options
+    }
+
+    public func process(_ input: URL, outputStem: String) -> PhotoOutcome {
+        var outcome = PhotoOutcome(input: input.path, status: .failed)
+        do {
+            var clock = ContinuousClock.now
+            var photo = try ImageDecoder.decodePhoto(at: input)
+            if let position = options.cameraPosition { photo.metadata.capture.position = position }
+            for (role, url) in options.auxiliaryInputs {
+                photo.auxiliary[role] = try ImageDecoder.decodeAuxiliaryImage(at: url)
+            }
+            outcome.decodeSeconds = clock.secondsSince
+            do {
+                outcome.stages = try runner.run(&photo)
+            } catch {
+                outcome.stages = error.reports
+                throw MatteboxError("\(input.path): \(error.message)")
+            }
+            clock = ContinuousClock.now
+            let destination = options.outputDirectory.appendingPathComponent("\(outputStem).\(options.format.fileExtension)")
+            try AtomicFile.write(
+                try ImageEncoder.encode(photo, as: options.format, quality: options.quality), to: destination)
+            outcome.output = destination.path
+            if options.writeAuxiliaryPNGs {
+                outcome.auxiliaryOutputs = try writeAuxiliaryImages(of: photo, stem: outputStem)
+            }
+            outcome.encodeSeconds = clock.secondsSince
+            outcome.status = .ok
+        } catch let error as MatteboxError {
+            outcome.error = error.message.hasPrefix(input.path) ? error.description : "\(input.path): \(error)"
+        } catch {
+            outcome.error = "\(input.path): \(error)"
+        }
+        return outcome
+    }
+
+    private func writeAuxiliaryImages(of photo: Photo, stem: String) throws -> [String] {
+        try photo.auxiliary.keys.sorted().compactMap { role in
+            let image = photo.auxiliary[role]!
+            guard image.format != .float32 else {
+                Log.emit(.warning, "\(photo.displayName): \(role) is float; not written as PNG")
+                return nil
+            }
+            let url = options.outputDirectory.appendingPathComponent("\(stem).\(role.rawValue).png")
+            try AtomicFile.write(try ImageEncoder.encode(image, as: .png), to: url)
+            return url.path
+        }
+    }
+
+    /// Output stems for inputs: the file name without extension, made unique
+    /// with -2, -3, ... when two inputs share a name.
+    public static func outputStems(for inputs: [URL]) -> [String] {
+        var used = Set<String>()
+        return inputs.map { url in
+            let base = url.deletingPathExtension().lastPathComponent
+            var stem = base
+            var counter = 2
+            while !used.insert(stem).inserted {
+                stem = "\(base)-\(counter)"
+                counter += 1
+            }
+            return stem
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import MatteboxCore
+import Yams
+
+/// A pipeline as written in its YAML file: stages in order, each naming a
+/// plugin by id with its parameters. Every element remembers its line so
+/// validation errors can point at it.
+///
+///     # pipelines/portrait.yaml
+///     stages:
+///       - plugin: org.mattebox.orientation
+///         params: { mode: normalize, strip-location: true }
+///       - plugin: org.mattebox.mirroring
+///         required: false
+///         params: { policy: auto }
+public struct PipelineFile: Sendable {
+    /// A parameter value as written: its text, whether it was quoted, its line.
+    public struct RawValue: Sendable, Equatable {
+        public var text: String
+        public var quoted: Bool
+        public var line: Int
+    }
+
+    public struct Stage: Sendable {
+        public var plugin: String
+        /// A required stage's failure fails the photo; an optional one is skipped.
+        public var required: Bool
+        public var parameters: [(key: String, value: RawValue)]
+        public var line: Int
+    }
+
+    public var path: String
+    public var stages: [Stage]
+    /// The file's bytes, hashed into output manifests so a changed pipeline re-runs.
+    public var contents: String
+
+    public static func load(_ path: String) throws -> PipelineFile {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw MatteboxError("cannot read pipeline file \(path): \(error.localizedDescription)")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> PipelineFile {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw PipelineError(path: path, issues: [.init(line: nil, message: "not valid YAML: \(error)")])
+        }
+        var issues: [PipelineError.Issue] = []
+        guard let root, let mapping = root.mapping else {
+            throw PipelineError(path: path, issues: [.init(line: root?.mark?.line, message: "expected a mapping with a `stages:` list")])
+        }
+        for (key, _) in mapping where key.string != "stages" && key.string != "name" && key.string != "description" {
+            issues.append(.init(line: key.mark?.line, message: "unknown key `\(key.string ?? "?")` (expected stages, name, description)"))
+        }
+        guard let stagesNode = mapping["stages"], let list = stagesNode.sequence else {
+            issues.append(.init(line: root.mark?.line, message: "missing `stages:` list"))
+            throw PipelineError(path: path, issues: issues)
+        }
+        var stages: [Stage] = []
+        for item in list {
+            let line = item.mark?.line ?? 0
+            guard let fields = item.mapping else {
+                issues.append(.init(line: line, message: "a stage is a mapping with `plugin:` and optional `params:`"))
+                continue
+            }
+            var stage = Stage(plugin: "", required: true, parameters: [], line: line)
+            for (key, value) in fields {
+                switch key.string {
+                case "plugin":
+                    stage.plugin = value.string ?? ""
+                case "required":
+                    guard let flag = value.bool else {
+                        issues.append(.init(line: value.mark?.line, message: "`required` takes true or false"))
+                        continue
+                    }
+                    stage.required = flag
+                case "params":
+                    guard let parameters = value.mapping else {
+                        if value.null == nil {
+                            issues.append(.init(line: value.mark?.line, message: "`params` is a mapping of key: value"))
+                        }
+                        continue
+                    }
+                    for (name, setting) in parameters {
+                        guard let scalar = setting.scalar else {
+                            issues.append(.init(line: setting.mark?.line, message: "parameter `\(name.string ?? "?")` takes a single value"))
+                            continue
+                        }
+                        stage.parameters.append((
+                            name.string ?? "",
+                            RawValue(text: scalar.string, quoted: scalar.style != .plain && scalar.style != .any,
+                                     line: setting.mark?.line ?? line)))
+                    }
+                default:
+                    issues.append(.init(line: key.mark?.line, message: "unknown stage key `\(key.string ?? "?")` (expected plugin, required, params)"))
+                }
+            }
+            if stage.plugin.isEmpty {
+                issues.append(.init(line: line, message: "stage has no `plugin:` id"))
+            } else {
+                stages.append(stage)
+            }
+        }
+        guard issues.isEmpty else { throw PipelineError(path: path, issues: issues) }
+        return PipelineFile(path: path, stages: stages, contents: text)
+    }
+}
+
+/// Everything wrong with a pipeline file, each with its line.
+public struct PipelineError: Error, CustomStringConvertible, Sendable {
+    public struct Issue: Sendable {
+        public var line: Int?
+        public var message: String
+    }
+
+    public var path: String
+    public var issues: [Issue]
+
+    public var description: String {
+        issues.map { issue in "\(path)\(issue.line.map { ":\($0)" } ?? ""): \(issue.message)" }
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import MatteboxCore
+import MatteboxPluginHost
+
+/// What one stage did to one photo, with how long it took.
+public struct StageReport: Sendable, Codable, Equatable {
+    public enum Status: String, Sendable, Codable {
+        case ok, skipped, failed
+    }
+
+    public var plugin: String
+    public var status: Status
+    public var seconds: Double
+    public var message: String?
+}
+
+/// A photo that a required stage failed, with what the stages did up to then.
+public struct StageFailure: Error, CustomStringConvertible, Sendable {
+    public var reports: [StageReport]
+    public var message: String
+    public var description: String { message }
+}
+
+/// Runs a validated pipeline over photos with one plugin instance per stage,
+/// made once and reused for every photo. A required stage's failure fails the
+/// photo; an optional stage that fails is rolled back and skipped with a warning.
+public final class PipelineRunner: Sendable {
+    public let pipeline: ValidatedPipeline
+    private let instances: [PluginInstance]
+
+    public init(pipeline: ValidatedPipeline, registry: PluginRegistry) throws {
+        self.pipeline = pipeline
+        instances = try pipeline.stages.map { try registry.instantiate($0.plugin.id, parameters: $0.parameters) }
+    }
+
+    public func run(_ photo: inout Photo) throws(StageFailure) -> [StageReport] {
+        var reports: [StageReport] = []
+        for (stage, instance) in zip(pipeline.stages, instances) {
+            let snapshot = stage.required ? nil : photo.deepCopy()
+            let clock = ContinuousClock.now
+            do {
+                try instance.process(&photo)
+                try checkOutputs(of: stage, in: photo)
+                reports.append(StageReport(plugin: stage.plugin.id, status: .ok, seconds: clock.secondsSince, message: nil))
+            } catch {
+                let message = "\(error)"
+                if let snapshot {
+                    photo = snapshot
+                    Log.emit(.warning, "\(photo.displayName): optional stage skipped: \(message)")
+                    reports.append(StageReport(plugin: stage.plugin.id, status: .skipped, seconds: clock.secondsSince, message: message))
+                } else {
+                    reports.append(StageReport(plugin: stage.plugin.id, status: .failed, seconds: clock.secondsSince, message: message))
+                    throw StageFailure(reports: reports, message: message)
+                }
+            }
+        }
+        return reports
+    }
+
+    private func checkOutputs(of stage: ValidatedStage, in photo: Photo) throws {
+        for output in stage.plugin.outputs where !output.optional && photo.image(output.role) == nil {
+            throw MatteboxError("plugin \(stage.plugin.id) declared output `\(output.role)` but did not produce it")
+        }
+    }
+}
+
+extension ContinuousClock.Instant {
+    /// Seconds elapsed since this instant.
+    public var secondsSince: Double {
+        let elapsed = ContinuousClock.now - self
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import MatteboxCore
+import MatteboxPluginHost
+
+/// A stage whose plugin exists and whose parameters are typed and in range.
+public struct ValidatedStage: Sendable {
+    public var plugin: PluginDescription
+    public var required: Bool
+    public var parameters: [String: ParameterValue]
+}
+
+/// A pipeline that passed validation: nothing about it can fail before pixels
+/// flow except the plugins themselves.
+public struct ValidatedPipeline: Sendable {
+    public var file: PipelineFile
+    public var stages: [ValidatedStage]
+}
+
+/// Checks a pipeline file against the plugins on the search path before any
+/// photo is decoded: unknown plugins and parameters, wrong types, values out of
+/// range, and stages that need an image role nothing earlier provides. It
+/// reports every problem at once, each with its line.
+public enum PipelineValidator {
+    public static func validate(
+        _ file: PipelineFile, registry: PluginRegistry, providedRoles: Set<ImageRole> = [.primary]
+    ) throws -> ValidatedPipeline {
+        var issues: [PipelineError.Issue] = []
+        var stages: [ValidatedStage] = []
+        var available = providedRoles.union([.primary])
+        for (number, stage) in file.stages.enumerated() {
+            guard let plugin = registry.plugin(stage.plugin)?.description else {
+                let known = registry.available.map(\.description.id).sorted().joined(separator: ", ")
+                issues.append(.init(line: stage.line, message: "unknown plugin `\(stage.plugin)` (found: \(known.isEmpty ? "none" : known))"))
+                continue
+            }
+            var values: [String: ParameterValue] = [:]
+            for (key, raw) in stage.parameters {
+                guard let spec = plugin.parameter(key) else {
+                    let known = plugin.parameters.map(\.key).joined(separator: ", ")
+                    issues.append(.init(line: raw.line, message: "unknown parameter `\(key)` for \(plugin.id) (known: \(known.isEmpty ? "none" : known))"))
+                    continue
+                }
+                do {
+                    values[key] = try typedValue(raw, for: spec)
+                } catch let error as MatteboxError {
+                    issues.append(.init(line: raw.line, message: "\(plugin.id) parameter `\(key)`: \(error.message)"))
+                }
+            }
+            for input in plugin.inputs where !input.optional && !available.contains(input.role) {
+                issues.append(.init(
+                    line: stage.line,
+                    message: "stage \(number + 1) (\(plugin.id)) requires `\(input.role)`, which neither the input nor an earlier stage provides"))
+            }
+            available.formUnion(plugin.outputs.filter { !$0.optional }.map(\.role))
+            stages.append(ValidatedStage(plugin: plugin, required: stage.required, parameters: values))
+        }
+        guard issues.isEmpty else { throw PipelineError(path: file.path, issues: issues) }
+        return ValidatedPipeline(file: file, stages: stages)
+    }
+
+    static func typedValue(_ raw: PipelineFile.RawValue, for spec: ParameterSpec) throws -> ParameterValue {
+        let text = raw.text
+        switch spec.type {
+        case .bool:
+            switch raw.quoted ? "" : text.lowercased() {
+            case "true", "yes", "on": return .bool(true)
+            case "false", "no", "off": return .bool(false)
+            default: throw MatteboxError("expected true or false, got \(quoted(raw))")
+            }
+        case .int:
+            guard !raw.quoted, let value = Int64(text) else { throw MatteboxError("expected an integer, got \(quoted(raw))") }
+            try checkRange(Double(value), spec)
+            return .int(value)
+        case .double:
+            guard !raw.quoted, let value = Double(text), value.isFinite else {
+                throw MatteboxError("expected a number, got \(quoted(raw))")
+            }
+            try checkRange(value, spec)
+            return .double(value)
+        case .string:
+            return .string(text)
+        case .enumeration:
+            guard spec.enumValues.contains(text) else {
+                throw MatteboxError("expected one of \(spec.enumValues.joined(separator: ", ")), got \(quoted(raw))")
+            }
+            return .string(text)
+        }
+    }
+
+    private static func quoted(_ raw: PipelineFile.RawValue) -> String { raw.quoted ? "\"\(raw.text)\"" : raw.text }
+
+    private static func checkRange(_ value: Double, _ spec: ParameterSpec) throws {
+        if let minimum = spec.minimum, value < minimum {
+            throw MatteboxError("\(format(value)) is below the minimum \(format(minimum))")
+        }
+        if let maximum = spec.maximum, value > maximum {
+            throw MatteboxError("\(format(value)) is above the maximum \(format(maximum))")
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,86 @@
+import MatteboxCore
+
+/// The metadata keys plugins read and write through the host (`MBX_META_*`),
+/// mapped onto the Photo model. One table, so the C ABI and the Swift side can
+/// never disagree about what a key means.
+enum MetadataAccess {
+    enum Failure: Error {
+        case notFound
+        case invalid(String)
+    }
+
+    static func integer(_ key: String, of photo: Photo) throws(Failure) -> Int64 {
+        let metadata = photo.metadata
+        switch key {
+        case "exif.orientation": return Int64(metadata.orientation.rawValue)
+        case "exif.hasLocation": return metadata.hasLocation ? 1 : 0
+        case "capture.mirrored": return metadata.capture.isMirrored ? 1 : 0
+        case "capture.sensorRotation": return Int64(metadata.capture.sensorRotation)
+        default: throw .notFound
+        }
+    }
+
+    static func setInteger(_ key: String, _ value: Int64, on photo: inout Photo) throws(Failure) {
+        switch key {
+        case "exif.orientation":
+            guard let orientation = ExifOrientation(Int(value)) else {
+                throw .invalid("exif.orientation must be 1...8, not \(value)")
+            }
+            photo.metadata.orientation = orientation
+        case "capture.mirrored":
+            photo.metadata.capture.isMirrored = value != 0
+        case "capture.sensorRotation":
+            guard [0, 90, 180, 270].contains(value) else {
+                throw .invalid("capture.sensorRotation must be 0, 90, 180 or 270, not \(value)")
+            }
+            photo.metadata.capture.sensorRotation = Int(value)
+        case "exif.hasLocation":
+            throw .invalid("exif.hasLocation is read-only; remove \"exif.location\" to strip GPS data")
+        default: throw .notFound
+        }
+    }
+
+    static func string(_ key: String, of photo: Photo) throws(Failure) -> String {
+        let metadata = photo.metadata
+        let value: String?
+        switch key {
+        case "exif.make": value = metadata.exif?.make
+        case "exif.model": value = metadata.exif?.model
+        case "exif.dateTimeOriginal": value = metadata.exif?.dateTimeOriginal
+        case "capture.position": value = metadata.capture.position.rawValue
+        case "capture.device": value = metadata.capture.device
+        case "capture.quality": value = metadata.capture.quality.rawValue
+        default: throw .notFound
+        }
+        guard let value else { throw .notFound }
+        return value
+    }
+
+    static func setString(_ key: String, _ value: String, on photo: inout Photo) throws(Failure) {
+        switch key {
+        case "capture.position":
+            guard let position = CameraPosition(rawValue: value) else {
+                throw .invalid("capture.position must be front, back, external or unspecified, not \(value)")
+            }
+            photo.metadata.capture.position = position
+        case "capture.device":
+            photo.metadata.capture.device = value
+        case "capture.quality":
+            guard let quality = QualityPrioritization(rawValue: value) else {
+                throw .invalid("capture.quality must be speed, balanced or quality, not \(value)")
+            }
+            photo.metadata.capture.quality = quality
+        case "exif.make", "exif.model", "exif.dateTimeOriginal":
+            throw .invalid("\(key) is read-only")
+        default: throw .notFound
+        }
+    }
+
+    static func remove(_ key: String, from photo: inout Photo) throws(Failure) {
+        switch key {
+        case "exif.location": photo.metadata.stripLocation = true
+        case "xmp": photo.metadata.xmp = nil
+        default: throw .notFound
+        }
+    }
+}

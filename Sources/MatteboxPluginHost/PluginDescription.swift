@@ -1,0 +1,96 @@
+import Foundation
+import MatteboxCore
+
+/// A typed parameter value as pipeline files and plugins exchange it.
+public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertible {
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+
+    public var description: String {
+        switch self {
+        case .bool(let value): return String(value)
+        case .int(let value): return String(value)
+        case .double(let value): return String(value)
+        case .string(let value): return value
+        }
+    }
+
+    public var jsonValue: Any {
+        switch self {
+        case .bool(let value): return value
+        case .int(let value): return value
+        case .double(let value): return value
+        case .string(let value): return value
+        }
+    }
+}
+
+/// The types a plugin parameter can have. Raw values match `mbx_param_type`.
+public enum ParameterType: Int, Sendable, Codable, CustomStringConvertible {
+    case bool = 1, int = 2, double = 3, string = 4, enumeration = 5
+
+    public var description: String {
+        switch self {
+        case .bool: return "bool"
+        case .int: return "int"
+        case .double: return "double"
+        case .string: return "string"
+        case .enumeration: return "enum"
+        }
+    }
+}
+
+/// One parameter a plugin declares: its type, default, hard limits and the
+/// words `mattebox plugins inspect` shows.
+public struct ParameterSpec: Sendable, Codable, Equatable {
+    public var key: String
+    public var description: String
+    public var type: ParameterType
+    public var defaultValue: ParameterValue
+    public var minimum: Double?
+    public var maximum: Double?
+    public var enumValues: [String]
+    public var unit: String?
+}
+
+/// An image role a plugin reads or writes.
+public struct PortDescription: Sendable, Codable, Equatable {
+    public var role: ImageRole
+    public var optional: Bool
+    public var description: String
+}
+
+/// How a plugin may be called from several threads (`mbx_thread_safety`).
+public enum ThreadSafety: Int, Sendable, Codable, CustomStringConvertible {
+    case serialized = 0, instance = 1, concurrent = 2
+
+    public var description: String {
+        switch self {
+        case .serialized: return "serialized"
+        case .instance: return "instance"
+        case .concurrent: return "concurrent"
+        }
+    }
+}
+
+/// Everything a plugin says about itself, read once through the C ABI and then
+/// passed around (and across the scanner's process boundary) as plain data.
+public struct PluginDescription: Sendable, Codable, Equatable {
+    public var id: String
+    public var name: String
+    public var summary: String
+    public var vendor: String
+    public var license: String
+    public var version: String
+    public var abiVersion: String
+    public var threadSafety: ThreadSafety
+    public var inputs: [PortDescription]
+    public var outputs: [PortDescription]
+    public var parameters: [ParameterSpec]
+    /// Which of the module's processors this is (the index for mbx_plugin_get).
+    public var index: UInt32
+
+    public func parameter(_ key: String) -> ParameterSpec? { parameters.first { $0.key == key } }
+}

@@ -1,0 +1,72 @@
+import CMatteboxPluginABI
+import Foundation
+import MatteboxCore
+
+/// A plugin instance made from validated parameters: the host's handle on
+/// create/process/destroy. A failing call becomes a MatteboxError that names
+/// the plugin and carries the plugin's own message.
+public final class PluginInstance: @unchecked Sendable {
+    public let description: PluginDescription
+    private let descriptor: UnsafePointer<mbx_plugin_descriptor>
+    private let handle: UnsafeMutableRawPointer?
+    /// Serialises process() for plugins that are not safe to call concurrently.
+    private let lock = NSLock()
+
+    public init(module: PluginModule, id: String, parameters: [String: ParameterValue]) throws {
+        guard let entry = module.descriptor(for: id) else {
+            throw MatteboxError("\(module.path) does not provide plugin \(id)")
+        }
+        let descriptor = entry.descriptor
+        description = entry.description
+        self.descriptor = descriptor
+        var complete: [String: ParameterValue] = [:]
+        for spec in description.parameters { complete[spec.key] = parameters[spec.key] ?? spec.defaultValue }
+        let parameterContext = ParameterContext(values: complete)
+        let call = CallContext(pluginID: id)
+        var instance: UnsafeMutableRawPointer?
+        let status = withExtendedLifetime(parameterContext) {
+            descriptor.pointee.create!(descriptor, parameterContext.opaque, call.opaque, &instance)
+        }
+        guard status == MBX_OK else {
+            throw MatteboxError(
+                "plugin \(id) refused its parameters: \(call.errorMessage ?? PluginStatus.name(status))")
+        }
+        handle = instance
+    }
+
+    deinit { descriptor.pointee.destroy!(handle) }
+
+    /// Runs the plugin on the photo in place; on failure the photo is left as the
+    /// plugin left it, so callers that must roll back keep a copy.
+    public func process(_ photo: inout Photo) throws {
+        let context = PhotoContext(photo: photo)
+        let call = CallContext(pluginID: description.id)
+        let status: mbx_status
+        if description.threadSafety == .concurrent {
+            status = descriptor.pointee.process!(handle, call.opaque, context.opaque)
+        } else {
+            status = lock.withLock { descriptor.pointee.process!(handle, call.opaque, context.opaque) }
+        }
+        photo = context.photo
+        guard status == MBX_OK else {
+            let message = call.errorMessage ?? context.lastServiceError ?? "no message"
+            throw MatteboxError("plugin \(description.id) failed (\(PluginStatus.name(status))): \(message)")
+        }
+    }
+}
+
+/// Names of `mbx_status` codes for messages.
+enum PluginStatus {
+    static func name(_ status: mbx_status) -> String {
+        switch status {
+        case MBX_OK: return "ok"
+        case MBX_ERR_INVALID_ARGUMENT: return "invalid argument"
+        case MBX_ERR_UNSUPPORTED_FORMAT: return "unsupported format"
+        case MBX_ERR_OUT_OF_MEMORY: return "out of memory"
+        case MBX_ERR_NOT_FOUND: return "not found"
+        case MBX_ERR_CANCELLED: return "cancelled"
+        case MBX_ERR_INTERNAL: return "internal error"
+        default: return "status \(status)"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import CMatteboxPluginABI
+import Foundation
+import MatteboxCore
+
+/// A plugin shared object loaded into this process. Modules are never unloaded:
+/// Swift code cannot be safely dlclose'd, and descriptors must stay valid.
+public final class PluginModule: @unchecked Sendable {
+    public let path: String
+    private let entry: mbx_plugin_get_fn
+    /// The descriptors, read and validated once at load.
+    public let plugins: [(description: PluginDescription, descriptor: UnsafePointer<mbx_plugin_descriptor>)]
+
+    /// The most processors one module may declare; a loop past this is a bug.
+    static let maximumPluginsPerModule: UInt32 = 64
+
+    /// Loads the shared object and reads every descriptor it offers.
+    public init(path: String) throws {
+        self.path = path
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            throw MatteboxError("cannot load: \(reason)")
+        }
+        guard let symbol = dlsym(handle, MBX_ENTRY_POINT_NAME) else {
+            throw MatteboxError(
+                "missing entry point \(MBX_ENTRY_POINT_NAME); not a Mattebox plugin",
+                hint: "a plugin exports mbx_plugin_get, see mattebox/plugin.h")
+        }
+        entry = unsafeBitCast(symbol, to: mbx_plugin_get_fn.self)
+        var found: [(PluginDescription, UnsafePointer<mbx_plugin_descriptor>)] = []
+        var index: UInt32 = 0
+        while let descriptor = entry(index, HostServices.table) {
+            guard index < PluginModule.maximumPluginsPerModule else {
+                throw MatteboxError("declares more than \(PluginModule.maximumPluginsPerModule) processors")
+            }
+            found.append((try DescriptorReader.read(descriptor, index: index), descriptor))
+            index += 1
+        }
+        guard !found.isEmpty else { throw MatteboxError("\(MBX_ENTRY_POINT_NAME) offers no processor") }
+        plugins = found
+    }
+
+    /// The validated descriptor for a plugin id in this module.
+    func descriptor(for id: String) -> (description: PluginDescription, descriptor: UnsafePointer<mbx_plugin_descriptor>)? {
+        plugins.first { $0.description.id == id }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import MatteboxCore
+import Synchronization
+
+/// The plugins found on the search path: which file provides each id, which
+/// files were refused and why, and which ids were shadowed by an earlier file.
+/// It loads a plugin's module into this process only when a pipeline uses it.
+public struct PluginRegistry: Sendable {
+    public struct Available: Sendable {
+        public var path: String
+        public var description: PluginDescription
+    }
+
+    public struct Shadowed: Sendable {
+        public var id: String
+        public var path: String
+        public var winner: String
+    }
+
+    public private(set) var scans: [PluginScanResult] = []
+    public private(set) var available: [Available] = []
+    public private(set) var shadowed: [Shadowed] = []
+
+    public init(scans: [PluginScanResult]) {
+        self.scans = scans
+        for scan in scans where scan.status == .ok {
+            for plugin in scan.plugins {
+                if let winner = available.first(where: { $0.description.id == plugin.id }) {
+                    shadowed.append(Shadowed(id: plugin.id, path: scan.path, winner: winner.path))
+                } else {
+                    available.append(Available(path: scan.path, description: plugin))
+                }
+            }
+        }
+    }
+
+    /// Scans every candidate file of the search path out of process.
+    public static func discover(searchPath: PluginSearchPath, scanner: PluginScanner) -> PluginRegistry {
+        PluginRegistry(scans: searchPath.candidateFiles().map(scanner.scan))
+    }
+
+    public func plugin(_ id: String) -> Available? { available.first { $0.description.id == id } }
+
+    /// A new instance of a plugin with the given (already validated) parameters.
+    public func instantiate(_ id: String, parameters: [String: ParameterValue]) throws -> PluginInstance {
+        guard let entry = plugin(id) else {
+            throw MatteboxError("no plugin with id \(id) on the search path", hint: "see `mattebox plugins list`")
+        }
+        return try PluginInstance(module: try PluginRegistry.module(at: entry.path), id: id, parameters: parameters)
+    }
+
+    private static let modules = Mutex<[String: PluginModule]>([:])
+
+    /// Loads a module once per process; modules are never unloaded.
+    static func module(at path: String) throws -> PluginModule {
+        try modules.withLock { loaded in
+            if let module = loaded[path] { return module }
+            do {
+                let module = try PluginModule(path: path)
+                loaded[path] = module
+                return module
+            } catch {
+                throw MatteboxError("\(path): \(error)")
+            }
+        }
+    }
+}

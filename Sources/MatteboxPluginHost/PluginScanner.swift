@@ -1,0 +1,84 @@
+import Foundation
+import MatteboxCore
+
+/// What scanning one plugin file found: its processors, or why it was refused.
+public struct PluginScanResult: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable {
+        case ok, rejected, crashed, timeout
+    }
+
+    public var path: String
+    public var status: Status
+    public var reason: String?
+    public var plugins: [PluginDescription]
+
+    public static func refused(_ path: String, _ status: Status, _ reason: String) -> PluginScanResult {
+        PluginScanResult(path: path, status: status, reason: reason, plugins: [])
+    }
+}
+
+/// Reads plugin descriptors in a child process, so a plugin that crashes or
+/// hangs while loading is reported and skipped instead of taking the host down
+/// (GStreamer's plugin scanner). The child is this same executable run as
+/// `mattebox plugins scan-file PATH`, which prints one JSON result.
+public struct PluginScanner: Sendable {
+    public var command: [String]
+    public var timeout: TimeInterval
+
+    public init(command: [String], timeout: TimeInterval = 10) {
+        self.command = command
+        self.timeout = timeout
+    }
+
+    /// The scanner that re-runs the given mattebox executable.
+    public static func using(executable: String) -> PluginScanner {
+        PluginScanner(command: [executable, "plugins", "scan-file"])
+    }
+
+    public func scan(_ path: String) -> PluginScanResult {
+        do {
+            try PluginFileSafety.check(path)
+        } catch {
+            return .refused(path, .rejected, "\(error)")
+        }
+        let child = ChildProcess(arguments: command + [path])
+        switch child.run(timeout: timeout) {
+        case .failedToStart(let reason):
+            return .refused(path, .rejected, "the plugin scanner could not start: \(reason)")
+        case .timedOut:
+            return .refused(path, .timeout, "hung while being scanned (killed after \(Int(timeout)) s)")
+        case .signalled(let signal):
+            return .refused(path, .crashed, "crashed while being scanned (signal \(signal), \(signalName(signal)))")
+        case .exited(let code, let output, let errors):
+            if code == 0, let result = try? JSONDecoder().decode(PluginScanResult.self, from: output) {
+                return result
+            }
+            let detail = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .refused(path, .crashed, "the scanner exited with status \(code) while loading it\(detail.isEmpty ? "" : ": \(detail)")")
+        }
+    }
+
+    /// The scanner's own work, run inside the child: load and describe.
+    public static func inspectInProcess(_ path: String) -> PluginScanResult {
+        do {
+            try PluginFileSafety.check(path)
+            let module = try PluginModule(path: path)
+            return PluginScanResult(path: path, status: .ok, reason: nil, plugins: module.plugins.map(\.description))
+        } catch {
+            return .refused(path, .rejected, "\(error)")
+        }
+    }
+
+    private func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGSEGV: return "SIGSEGV"
+        case SIGBUS: return "SIGBUS"
+        case SIGABRT: return "SIGABRT"
+        case SIGILL: return "SIGILL"
+        case SIGFPE: return "SIGFPE"
+        case SIGTRAP: return "SIGTRAP (a Swift runtime trap)"
+        case SIGKILL: return "SIGKILL"
+        default: return "signal"
+        }
+    }
+}

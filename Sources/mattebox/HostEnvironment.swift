@@ -1,0 +1,16 @@
+import Foundation
+import MatteboxPluginHost
+
+/// Where this executable lives and the plugins it can see; shared by every
+/// subcommand so they discover plugins the same way.
+enum HostEnvironment {
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    static func discoverPlugins() -> PluginRegistry {
+        let executable = executablePath
+        return PluginRegistry.discover(
+            searchPath: .standard(executable: executable), scanner: .using(executable: executable))
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import MatteboxCore
+import MatteboxPipeline
+import MatteboxPluginHost
+
+/// `mattebox pipeline check`: validates a pipeline file without touching photos.
+struct PipelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pipeline", abstract: "Work with pipeline files.", subcommands: [Check.self])
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate a pipeline file against the installed plugins and list its stages.")
+
+        @Argument(help: "The pipeline file (YAML).") var file: String
+        @Option(name: .customLong("with-aux"), help: "Roles the input photos will carry (e.g. depth).")
+        var providedRoles: [String] = []
+
+        func run() throws {
+            let registry = HostEnvironment.discoverPlugins()
+            let validated = try PipelineValidator.validate(
+                try PipelineFile.load(file), registry: registry, providedRoles: Set(providedRoles.map { ImageRole($0) }))
+            print("\(file): \(validated.stages.count) stage(s), valid")
+            for (number, stage) in validated.stages.enumerated() {
+                let settings = stage.parameters.keys.sorted().map { "\($0)=\(stage.parameters[$0]!)" }.joined(separator: " ")
+                print("  \(number + 1). \(stage.plugin.id)\(stage.required ? "" : " (optional)") \(settings)")
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import MatteboxCore
+import MatteboxPluginHost
+
+/// `mattebox plugins`: what is installed, what each plugin takes, and the
+/// scanner child that reads a plugin file without risking the caller.
+struct PluginsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugins", abstract: "List and inspect processor plugins.",
+        subcommands: [List.self, Inspect.self, ScanFile.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every plugin on the search path, and every file refused with the reason.")
+
+        @Flag(help: "Print JSON for scripts.") var json = false
+
+        func run() throws {
+            let registry = HostEnvironment.discoverPlugins()
+            if json {
+                try JSONOutput.print(ListReport(registry))
+                return
+            }
+            let searched = PluginSearchPath.standard(executable: HostEnvironment.executablePath).directories
+            print("Search path: \(searched.joined(separator: ":"))")
+            if registry.available.isEmpty { print("No plugins found.") }
+            for entry in registry.available {
+                let plugin = entry.description
+                print("\(plugin.id)  \(plugin.version)  ABI \(plugin.abiVersion)  \(plugin.name)")
+                print("    \(entry.path)")
+            }
+            for shadow in registry.shadowed {
+                print("shadowed: \(shadow.id) in \(shadow.path) (using \(shadow.winner))")
+            }
+            for scan in registry.scans where scan.status != .ok {
+                print("\(scan.status.rawValue): \(scan.path)\n    \(scan.reason ?? "")")
+            }
+        }
+    }
+
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a plugin: inputs, outputs and typed parameters with defaults and ranges.")
+
+        @Argument(help: "The plugin id, e.g. org.mattebox.orientation.") var id: String
+        @Flag(help: "Print JSON for scripts.") var json = false
+
+        func run() throws {
+            let registry = HostEnvironment.discoverPlugins()
+            guard let entry = registry.plugin(id) else {
+                let known = registry.available.map(\.description.id).joined(separator: ", ")
+                throw ValidationError("no plugin \(id) on the search path (found: \(known.isEmpty ? "none" : known))")
+            }
+            if json {
+                try JSONOutput.print(InspectReport(path: entry.path, plugin: entry.description))
+            } else {
+                print(PluginInspection.text(entry.description, path: entry.path))
+            }
+        }
+    }
+
+    /// The child side of out-of-process scanning: load one file, print JSON.
+    struct ScanFile: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "scan-file", abstract: "Load one plugin file and print its descriptors as JSON (used internally).",
+            shouldDisplay: false)
+
+        @Argument var path: String
+
+        func run() throws {
+            try JSONOutput.print(PluginScanner.inspectInProcess(path))
+        }
+    }
+}
+
+struct ListReport: Encodable {
+    struct Entry: Encodable {
+        var id: String
+        var name: String
+        var version: String
+        var abiVersion: String
+        var path: String
+    }
+
+    var plugins: [Entry]
+    var rejected: [PluginScanResult]
+    var shadowed: [[String: String]]
+
+    init(_ registry: PluginRegistry) {
+        plugins = registry.available.map {
+            Entry(id: $0.description.id, name: $0.description.name, version: $0.description.version,
+                  abiVersion: $0.description.abiVersion, path: $0.path)
+        }
+        rejected = registry.scans.filter { $0.status != .ok }
+        shadowed = registry.shadowed.map { ["id": $0.id, "path": $0.path, "using": $0.winner] }
+    }
+}
+
+struct InspectReport: Encodable {
+    var path: String
+    var plugin: PluginDescription
+}
