@@ -239,9 +239,20 @@ int mbx_vips_encode(const mbx_pixels *in, const char *format, int quality,
         }
         image = eight;
     }
-    /* A private copy so metadata set here never touches a shared header. */
+    /* A private copy (so metadata set here never touches a shared header)
+     * that says what the samples are, so 16-bit PNGs stay 16-bit. */
+    int sixteen = !jpeg && in->format == 2;
+    VipsInterpretation interpretation = in->bands >= 3 ? (sixteen ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_sRGB)
+                                                       : (sixteen ? VIPS_INTERPRETATION_GREY16 : VIPS_INTERPRETATION_B_W);
+    if (!jpeg && in->format == 3) {
+        g_object_unref(image);
+        if (error) {
+            *error = strdup("PNG encode: float images cannot be stored as PNG; convert them to 8 or 16 bits");
+        }
+        return -1;
+    }
     VipsImage *copy = NULL;
-    if (vips_copy(image, &copy, NULL)) {
+    if (vips_copy(image, &copy, "interpretation", interpretation, NULL)) {
         g_object_unref(image);
         return fail(error, "encode");
     }
@@ -255,7 +266,8 @@ int mbx_vips_encode(const mbx_pixels *in, const char *format, int quality,
     }
     int status = jpeg ? vips_jpegsave_buffer(image, &out->data, &out->size, "Q", quality,
                                              "optimize_coding", TRUE, NULL)
-                      : vips_pngsave_buffer(image, &out->data, &out->size, "compression", 6, NULL);
+                      : vips_pngsave_buffer(image, &out->data, &out->size, "compression", 6, "bitdepth",
+                                            sixteen ? 16 : 8, NULL);
     g_object_unref(image);
     if (status) {
         return fail(error, jpeg ? "JPEG encode" : "PNG encode");

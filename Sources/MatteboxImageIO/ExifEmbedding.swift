@@ -2,13 +2,13 @@ import Foundation
 import MatteboxCore
 
 /// Puts an EXIF block into an encoded JPEG (an APP1 segment) or PNG (an eXIf
-/// chunk), replacing any EXIF already there. Mattebox writes EXIF itself so the
+/// chunk), replacing any EXIF already there; with no block, removes it. Mattebox writes EXIF itself so the
 /// bytes it keeps (maker notes, lens data) are exactly the camera's.
 enum ExifEmbedding {
     private static let exifHeader = Array("Exif\0\0".utf8)
 
-    static func embed(_ exif: ExifBlock, inJPEG jpeg: Data) throws -> Data {
-        let payload = exifHeader + exif.bytes
+    static func embed(_ exif: ExifBlock?, inJPEG jpeg: Data) throws -> Data {
+        let payload = exifHeader + (exif?.bytes ?? [])
         guard payload.count + 2 <= 0xFFFF else {
             throw MatteboxError("the EXIF block (\(payload.count) bytes) is larger than a JPEG APP1 segment can hold")
         }
@@ -17,8 +17,10 @@ enum ExifEmbedding {
             throw MatteboxError("encoded JPEG has no start-of-image marker")
         }
         var output: [UInt8] = [0xFF, 0xD8]
-        var segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)]
-        segment += payload
+        var segment: [UInt8] = []
+        if exif != nil {
+            segment = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
         var offset = 2
         var inserted = false
         // Walk the marker segments before the scan; keep JFIF's APP0 first.
@@ -41,7 +43,7 @@ enum ExifEmbedding {
         return Data(output)
     }
 
-    static func embed(_ exif: ExifBlock, inPNG png: Data) throws -> Data {
+    static func embed(_ exif: ExifBlock?, inPNG png: Data) throws -> Data {
         let bytes = [UInt8](png)
         guard bytes.count > 8, bytes[0] == 0x89, bytes[1] == 0x50 else {
             throw MatteboxError("encoded PNG has no PNG signature")
@@ -55,7 +57,7 @@ enum ExifEmbedding {
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let end = offset + 12 + length
             guard end <= bytes.count else { break }
-            if type == "IDAT", !inserted {
+            if type == "IDAT", !inserted, let exif {
                 output += chunk(type: "eXIf", data: exif.bytes)
                 inserted = true
             }

@@ -16,9 +16,8 @@ public enum ImageEncoder {
         let data = try encode(
             photo.primary, as: format, quality: quality, iccProfile: photo.metadata.iccProfile,
             xmp: photo.metadata.xmp)
-        guard let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height) else {
-            return data
-        }
+        // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
+        let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
         switch format {
         case .jpeg: return try ExifEmbedding.embed(exif, inJPEG: data)
         case .png: return try ExifEmbedding.embed(exif, inPNG: data)

@@ -1,0 +1,25 @@
+import Foundation
+import MatteboxCore
+import MatteboxTestSupport
+import Testing
+
+@Suite struct AtomicFileTests {
+    @Test func replacesTheDestinationAndLeavesNoTemporaryFiles() throws {
+        let folder = try TestEnvironment.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("nested/out.bin")
+        try AtomicFile.write(Data("first".utf8), to: target)
+        try AtomicFile.write(Data("second".utf8), to: target)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "second")
+        let names = try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)
+        #expect(names == ["out.bin"])
+    }
+
+    @Test func failsWithThePathWhenTheFolderCannotBeCreated() throws {
+        let folder = try TestEnvironment.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let blocker = folder.appendingPathComponent("file")
+        try Data().write(to: blocker)
+        #expect(throws: (any Error).self) { try AtomicFile.write(Data("x".utf8), to: blocker.appendingPathComponent("out.jpg")) }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import MatteboxCore
+
+/// Paths and helpers the tests share: the package root, the folder where
+/// `swift build` put the mattebox command and the plugins, scratch folders,
+/// and running commands.
+public enum TestEnvironment {
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// Where the built products are (`make test` passes MATTEBOX_BIN_DIR).
+    public static let binDirectory: URL = {
+        if let path = ProcessInfo.processInfo.environment["MATTEBOX_BIN_DIR"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return packageRoot.appendingPathComponent(".build/debug").resolvingSymlinksInPath()
+    }()
+
+    public static var mattebox: String { binDirectory.appendingPathComponent("mattebox").path }
+
+    public static func plugin(_ product: String) -> String {
+        binDirectory.appendingPathComponent("lib\(product).so").path
+    }
+
+    /// The header plugins compile against.
+    public static var abiIncludeDirectory: String {
+        packageRoot.appendingPathComponent("Sources/CMatteboxPluginABI/include").path
+    }
+
+    public static var fixtures: URL { packageRoot.appendingPathComponent("Tests/Fixtures") }
+
+    /// ../shared beside the checkout, when present (CI has it; a user's clone may not).
+    public static var shared: URL? {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// A new empty folder, owner-only writable, removed by the caller if it likes.
+    public static func scratchDirectory(_ name: String = "mattebox-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        chmod(url.path, 0o755)
+        return url
+    }
+
+    public struct CommandResult: Sendable {
+        public var status: Int32
+        public var output: String
+        public var errors: String
+        public var signalled: Bool
+    }
+
+    /// Runs a command to completion (killed after `timeout` seconds).
+    public static func run(_ arguments: [String], timeout: TimeInterval = 120) -> CommandResult {
+        switch ChildProcess(arguments: arguments).run(timeout: timeout) {
+        case .exited(let code, let output, let errors):
+            return CommandResult(
+                status: code, output: String(decoding: output, as: UTF8.self),
+                errors: String(decoding: errors, as: UTF8.self), signalled: false)
+        case .signalled(let signal):
+            return CommandResult(status: signal, output: "", errors: "signal \(signal)", signalled: true)
+        case .timedOut:
+            return CommandResult(status: -1, output: "", errors: "timed out", signalled: true)
+        case .failedToStart(let reason):
+            return CommandResult(status: -1, output: "", errors: reason, signalled: false)
+        }
+    }
+
+    /// Compiles a C plugin with `cc -shared` against the ABI header alone.
+    public static func compilePlugin(_ source: URL, into folder: URL, name: String? = nil) throws -> String {
+        let output = folder.appendingPathComponent(name ?? (source.deletingPathExtension().lastPathComponent + ".so")).path
+        let result = run([
+            "/usr/bin/cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-I", abiIncludeDirectory,
+            "-o", output, source.path,
+        ])
+        guard result.status == 0 else {
+            throw MatteboxError("cc failed on \(source.path): \(result.errors)")
+        }
+        chmod(output, 0o755)
+        return output
+    }
+}
