@@ -11,13 +11,19 @@ public struct ChildProcess: Sendable {
     }
 
     public var arguments: [String]
+    /// Variables set for the child on top of this process's environment.
+    public var environment: [String: String]
 
-    public init(arguments: [String]) { self.arguments = arguments }
+    public init(arguments: [String], environment: [String: String] = [:]) {
+        self.arguments = arguments
+        self.environment = environment
+    }
 
     public func run(timeout: TimeInterval) -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -41,7 +41,9 @@ public struct PluginScanner: Sendable {
         } catch {
             return .refused(path, .rejected, "\(error)")
         }
-        let child = ChildProcess(arguments: command + [path])
+        // Swift's crash backtracer would catch a plugin's fault in the child and
+        // could let it run on; with it off, a crash ends the child as it should.
+        let child = ChildProcess(arguments: command + [path], environment: ["SWIFT_BACKTRACE": "enable=no"])
         switch child.run(timeout: timeout) {
         case .failedToStart(let reason):
             return .refused(path, .rejected, "the plugin scanner could not start: \(reason)")
