@@ -46,10 +46,11 @@ public enum TestImages {
     }
 
     /// The pixels `vips autorot` makes of a file: the independent oracle for orientation.
-    public static func autorotated(_ url: URL, scratch: URL) throws -> PixelImage {
+    /// Single-channel files (depth, mattes) are read as such with `auxiliary`.
+    public static func autorotated(_ url: URL, scratch: URL, auxiliary: Bool = false) throws -> PixelImage {
         let out = scratch.appendingPathComponent("autorot-\(UUID().uuidString.prefix(6)).png")
         let result = TestEnvironment.run(["/usr/bin/vips", "autorot", url.path, out.path])
         guard result.status == 0 else { throw MatteboxError("vips autorot failed: \(result.errors)") }
-        return try ImageDecoder.decodePhoto(at: out).primary
+        return auxiliary ? try ImageDecoder.decodeAuxiliaryImage(at: out) : try ImageDecoder.decodePhoto(at: out).primary
     }
 }
