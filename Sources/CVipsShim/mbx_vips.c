@@ -8,10 +8,14 @@
 
 static char *take_vips_error(const char *context) {
     const char *detail = vips_error_buffer();
+    if (strstr(detail, context)) {
+        /* libvips already named the file. */
+        context = "";
+    }
     size_t length = strlen(context) + strlen(detail) + 4;
     char *message = malloc(length);
     if (message) {
-        snprintf(message, length, "%s: %s", context, detail);
+        snprintf(message, length, "%s%s%s", context, *context ? ": " : "", detail);
         /* libvips ends messages with a newline; drop trailing ones. */
         size_t end = strlen(message);
         while (end > 0 && (message[end - 1] == '\n' || message[end - 1] == ' ')) {

@@ -12,9 +12,15 @@ public enum ImageDecoder {
         var decoded = mbx_decoded()
         try Vips.call { mbx_vips_decode_file(url.path, &decoded, $0) }
         let exifBytes = Vips.data(decoded.exif).map { [UInt8]($0) }
-        let metadata = PhotoMetadata(
+        var metadata = PhotoMetadata(
             exif: exifBytes.flatMap(ExifBlock.init), xmp: Vips.data(decoded.xmp),
             iccProfile: Vips.data(decoded.icc))
+        let loader = withUnsafeBytes(of: decoded.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if loader.hasPrefix("heifload") {
+            // libheif applies the HEIF irot/imir transforms while decoding, so the
+            // pixels are already upright whatever the EXIF tag still says.
+            metadata.orientation = .up
+        }
         mbx_vips_blob_free(&decoded.exif)
         mbx_vips_blob_free(&decoded.xmp)
         mbx_vips_blob_free(&decoded.icc)

@@ -71,7 +71,7 @@ public struct BatchProcessor: Sendable {
             outcome.encodeSeconds = clock.secondsSince
             outcome.status = .ok
         } catch let error as MatteboxError {
-            outcome.error = error.message.hasPrefix(input.path) ? error.description : "\(input.path): \(error)"
+            outcome.error = error.message.contains(input.path) ? error.description : "\(input.path): \(error)"
         } catch {
             outcome.error = "\(input.path): \(error)"
         }
