@@ -4,17 +4,23 @@ import MatteboxCore
 /// The host objects behind the ABI's opaque pointers. A plugin sees only
 /// `mbx_call *`, `mbx_photo *` and `mbx_params *`; these classes are what they
 /// point to, and they keep every string handed to the plugin alive for the call.
-final class CallContext {
+protocol OpaqueHandle: AnyObject {}
+
+extension OpaqueHandle {
+    /// This object as the opaque pointer a plugin receives (not retained: the
+    /// host keeps the object alive for the duration of the call).
+    var opaque: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    static func from(_ pointer: OpaquePointer?) -> Self? {
+        pointer.map { Unmanaged<Self>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
+    }
+}
+
+final class CallContext: OpaqueHandle {
     let pluginID: String
     var errorMessage: String?
 
     init(pluginID: String) { self.pluginID = pluginID }
-
-    var opaque: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
-
-    static func from(_ pointer: OpaquePointer?) -> CallContext? {
-        pointer.map { Unmanaged<CallContext>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
-    }
 }
 
 /// Owns C strings given to a plugin until the call ends.
@@ -30,28 +36,16 @@ class StringArena {
     deinit { strings.forEach { free($0) } }
 }
 
-final class PhotoContext: StringArena {
+final class PhotoContext: StringArena, OpaqueHandle {
     var photo: Photo
     /// The last failure of a host service, reported when the plugin gives no message.
     var lastServiceError: String?
 
     init(photo: Photo) { self.photo = photo }
-
-    var opaque: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
-
-    static func from(_ pointer: OpaquePointer?) -> PhotoContext? {
-        pointer.map { Unmanaged<PhotoContext>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
-    }
 }
 
-final class ParameterContext: StringArena {
+final class ParameterContext: StringArena, OpaqueHandle {
     let values: [String: ParameterValue]
 
     init(values: [String: ParameterValue]) { self.values = values }
-
-    var opaque: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
-
-    static func from(_ pointer: OpaquePointer?) -> ParameterContext? {
-        pointer.map { Unmanaged<ParameterContext>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
-    }
 }
