@@ -58,7 +58,7 @@ public struct BatchProcessor: Sendable {
                 outcome.stages = try runner.run(&photo)
             } catch {
                 outcome.stages = error.reports
-                throw MatteboxError("\(input.path): \(error.message)")
+                throw MatteboxError(error.message)
             }
             clock = ContinuousClock.now
             let destination = options.outputDirectory.appendingPathComponent("\(outputStem).\(options.format.fileExtension)")
@@ -71,6 +71,7 @@ public struct BatchProcessor: Sendable {
             outcome.encodeSeconds = clock.secondsSince
             outcome.status = .ok
         } catch let error as MatteboxError {
+            // The one place a photo's error gets its file name, unless it already has it.
             outcome.error = error.message.contains(input.path) ? error.description : "\(input.path): \(error)"
         } catch {
             outcome.error = "\(input.path): \(error)"

@@ -8,9 +8,9 @@ enum HostEnvironment {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    static var searchPath: PluginSearchPath { .standard(executable: executablePath) }
+
     static func discoverPlugins() -> PluginRegistry {
-        let executable = executablePath
-        return PluginRegistry.discover(
-            searchPath: .standard(executable: executable), scanner: .using(executable: executable))
+        PluginRegistry.discover(searchPath: searchPath, scanner: .using(executable: executablePath))
     }
 }

@@ -17,13 +17,14 @@ struct PluginsCommand: ParsableCommand {
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
-            let registry = HostEnvironment.discoverPlugins()
+            let searchPath = HostEnvironment.searchPath
+            let registry = PluginRegistry.discover(
+                searchPath: searchPath, scanner: .using(executable: HostEnvironment.executablePath))
             if json {
                 try JSONOutput.print(ListReport(registry))
                 return
             }
-            let searched = PluginSearchPath.standard(executable: HostEnvironment.executablePath).directories
-            print("Search path: \(searched.joined(separator: ":"))")
+            print("Search path: \(searchPath.directories.joined(separator: ":"))")
             if registry.available.isEmpty { print("No plugins found.") }
             for entry in registry.available {
                 let plugin = entry.description
