@@ -11,6 +11,7 @@ let package = Package(
         // Built-in processor plugins, each its own shared object.
         .library(name: "MatteboxOrientation", type: .dynamic, targets: ["MatteboxOrientation"]),
         .library(name: "MatteboxMirroring", type: .dynamic, targets: ["MatteboxMirroring"]),
+        .library(name: "MatteboxHEIFPackaging", type: .dynamic, targets: ["MatteboxHEIFPackaging"]),
         // Sample third-party plugins: one in plain C, one in Swift.
         .library(name: "MatteboxSampleInvert", type: .dynamic, targets: ["MatteboxSampleInvert"]),
         .library(name: "MatteboxSampleGrayscale", type: .dynamic, targets: ["MatteboxSampleGrayscale"]),
@@ -26,25 +27,31 @@ let package = Package(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .target(name: "CHeifShim", dependencies: ["CHeif"]),
 
         .target(name: "MatteboxCore"),
-        .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "CVipsShim"]),
+        .target(name: "MatteboxHEIF", dependencies: ["MatteboxCore", "CHeif", "CHeifShim"]),
+        .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxHEIF", "CVipsShim"]),
         .target(
             name: "MatteboxPluginHost",
             dependencies: ["MatteboxCore", "MatteboxImageIO", "CMatteboxPluginABI"]),
         .target(
             name: "MatteboxPipeline",
-            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "Yams"]),
+            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "Yams"]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI"]),
         .executableTarget(
             name: "mattebox",
             dependencies: [
-                "MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline",
+                "MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Orientation"),
         .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Mirroring"),
+        .target(name: "MatteboxHEIFPackaging", dependencies: ["MatteboxPluginSDK"], path: "Plugins/HEIF"),
         .target(
             name: "MatteboxSampleInvert", dependencies: ["CMatteboxPluginABI"], path: "Samples/plugins/c-invert",
             publicHeadersPath: "."),
@@ -58,6 +65,9 @@ let package = Package(
             path: "Tests/MatteboxTestSupport"),
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore", "MatteboxTestSupport"]),
         .testTarget(
+            name: "MatteboxHEIFTests",
+            dependencies: ["MatteboxHEIF", "MatteboxImageIO", "MatteboxTestSupport"]),
+        .testTarget(
             name: "MatteboxImageIOTests",
             dependencies: ["MatteboxImageIO", "MatteboxTestSupport"]),
         .testTarget(
@@ -69,6 +79,6 @@ let package = Package(
         .testTarget(
             name: "PluginsTests",
             dependencies: ["MatteboxPipeline", "MatteboxTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["MatteboxTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxTestSupport"]),
     ]
 )

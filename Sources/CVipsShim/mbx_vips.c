@@ -298,3 +298,94 @@ void mbx_vips_blob_free(mbx_blob *blob) {
 void mbx_vips_free(void *pointer) {
     free(pointer);
 }
+
+int mbx_vips_resize(const mbx_pixels *in, int width, int height, mbx_pixels *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    if (width <= 0 || height <= 0) {
+        *error = strdup("resize: the target size must be positive");
+        return 1;
+    }
+    VipsImage *source = wrap(in);
+    if (!source) {
+        return fail(error, "resize");
+    }
+    VipsImage *result = NULL;
+    int status = vips_resize(source, &result, (double)width / in->width, "vscale",
+                             (double)height / in->height, NULL);
+    g_object_unref(source);
+    if (status) {
+        return fail(error, "resize");
+    }
+    /* Rounding in vips_resize can leave a pixel over or under; settle it. */
+    VipsImage *exact = NULL;
+    status = vips_embed(result, &exact, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+    g_object_unref(result);
+    if (status) {
+        return fail(error, "resize");
+    }
+    return render(exact, out, error, "resize");
+}
+
+/* A caption strip: dark text on white, as wide as the tile it labels. */
+static VipsImage *caption(const char *text, int width) {
+    VipsImage *mask = NULL;
+    if (vips_text(&mask, text, "width", width - 8, "dpi", 96, "font", "sans 9", NULL)) {
+        return NULL;
+    }
+    VipsImage *ink = NULL, *padded = NULL, *rgb = NULL;
+    /* mask is 0..255 coverage; white background means 255 - coverage. */
+    int failed = vips_linear1(mask, &ink, -1.0, 255.0, "uchar", TRUE, NULL);
+    g_object_unref(mask);
+    if (failed) return NULL;
+    double white[] = {255.0};
+    failed = vips_embed(ink, &padded, 4, 4, width, ink->Ysize + 8, "extend", VIPS_EXTEND_BACKGROUND,
+                        "background", vips_array_double_new(white, 1), NULL);
+    g_object_unref(ink);
+    if (failed) return NULL;
+    VipsImage *bands[3] = {padded, padded, padded};
+    failed = vips_bandjoin(bands, &rgb, 3, NULL);
+    g_object_unref(padded);
+    return failed ? NULL : rgb;
+}
+
+int mbx_vips_contact_sheet(const mbx_pixels *tiles, const char *const *captions, int count, int columns,
+                           mbx_pixels *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    if (count <= 0 || columns <= 0) {
+        *error = strdup("contact sheet: nothing to lay out");
+        return 1;
+    }
+    VipsImage **cells = g_new0(VipsImage *, count);
+    int status = 0;
+    for (int i = 0; i < count && !status; i++) {
+        VipsImage *tile = wrap(&tiles[i]);
+        VipsImage *label = tile ? caption(captions[i], tiles[i].width) : NULL;
+        if (!tile || !label || vips_join(tile, label, &cells[i], VIPS_DIRECTION_VERTICAL, NULL)) {
+            status = 1;
+        }
+        if (tile) g_object_unref(tile);
+        if (label) g_object_unref(label);
+    }
+    VipsImage *sheet = NULL;
+    if (!status) {
+        double white[] = {255.0, 255.0, 255.0};
+        status = vips_arrayjoin(cells, &sheet, count, "across", columns, "shim", 12, "background",
+                                vips_array_double_new(white, 3), NULL);
+    }
+    for (int i = 0; i < count; i++) {
+        if (cells[i]) g_object_unref(cells[i]);
+    }
+    g_free(cells);
+    if (status) {
+        return fail(error, "contact sheet");
+    }
+    VipsImage *framed = NULL;
+    double white[] = {255.0, 255.0, 255.0};
+    status = vips_embed(sheet, &framed, 12, 12, sheet->Xsize + 24, sheet->Ysize + 24, "extend",
+                        VIPS_EXTEND_BACKGROUND, "background", vips_array_double_new(white, 3), NULL);
+    g_object_unref(sheet);
+    if (status) {
+        return fail(error, "contact sheet");
+    }
+    return render(framed, out, error, "contact sheet");
+}

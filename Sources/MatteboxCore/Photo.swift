@@ -24,6 +24,13 @@ public struct Photo: Sendable {
         role == .primary ? primary : auxiliary[role]
     }
 
+    /// Sets (or with nil removes) an auxiliary image. What the source said about
+    /// the old image (its XMP, its depth range) no longer holds and is dropped.
+    public mutating func setAuxiliary(_ image: PixelImage?, for role: ImageRole) {
+        auxiliary[role] = image
+        metadata.auxiliaryInfo[role] = nil
+    }
+
     /// Every role present, primary first, then auxiliary roles in name order.
     public var roles: [ImageRole] { [.primary] + auxiliary.keys.sorted() }
 

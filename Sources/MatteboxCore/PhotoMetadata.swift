@@ -13,6 +13,10 @@ public struct PhotoMetadata: Sendable {
     public var xmp: Data?
     public var iccProfile: Data?
     public var capture = CaptureContext()
+    /// What the source container said about each auxiliary image, by role.
+    public var auxiliaryInfo: [ImageRole: AuxiliaryImageInfo] = [:]
+    /// How stages asked for this photo to be written.
+    public var output = OutputRequest()
 
     public init() {}
 

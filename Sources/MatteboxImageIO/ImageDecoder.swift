@@ -1,14 +1,17 @@
 import CVipsShim
 import Foundation
 import MatteboxCore
+import MatteboxHEIF
 
-/// Reads photos from files (JPEG, PNG, TIFF, WebP, HEIC primary, anything
-/// libvips loads) into a Photo: pixels as stored, not auto-rotated, with EXIF,
-/// XMP and ICC profile carried along.
+/// Reads photos from files into a Photo: pixels as stored, not auto-rotated,
+/// with EXIF, XMP and ICC profile carried along. HEIF files go to the HEIF
+/// reader, which also brings their depth and mattes; everything else (JPEG,
+/// PNG, TIFF, WebP, anything libvips loads) is read by libvips.
 public enum ImageDecoder {
     public static func decodePhoto(at url: URL) throws -> Photo {
-        try Vips.start()
         try checkReadable(url)
+        if HEIFReader.isHEIF(at: url) { return try HEIFReader.readPhoto(at: url) }
+        try Vips.start()
         var decoded = mbx_decoded()
         try Vips.call { mbx_vips_decode_file(url.path, &decoded, $0) }
         let exifBytes = Vips.data(decoded.exif).map { [UInt8]($0) }
@@ -17,8 +20,8 @@ public enum ImageDecoder {
             iccProfile: Vips.data(decoded.icc))
         let loader = withUnsafeBytes(of: decoded.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         if loader.hasPrefix("heifload") {
-            // libheif applies the HEIF irot/imir transforms while decoding, so the
-            // pixels are already upright whatever the EXIF tag still says.
+            // HEIF-family files the HEIF reader leaves to libvips (AVIF): libheif
+            // applies irot/imir while decoding, so the pixels are already upright.
             metadata.orientation = .up
         }
         mbx_vips_blob_free(&decoded.exif)

@@ -1,30 +1,46 @@
 import CVipsShim
 import Foundation
 import MatteboxCore
+import MatteboxHEIF
 
-/// The file formats Mattebox writes photos as (HEIF comes with its own writer).
+/// The file formats Mattebox writes photos as. Only HEIF keeps auxiliary
+/// images inside the file; JPEG and PNG carry the primary alone.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case jpeg, png
+    case jpeg, png, heic
 
-    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: return "jpg"
+        case .png: return "png"
+        case .heic: return "heic"
+        }
+    }
 }
 
-/// Encodes a Photo's primary image with libvips and embeds its EXIF, XMP and
-/// ICC profile, with the EXIF orientation and dimensions brought up to date.
+/// Encodes a Photo: HEIF with all its auxiliary images through the HEIF
+/// writer, or the primary alone as JPEG/PNG with libvips, embedding EXIF, XMP
+/// and ICC profile with the EXIF orientation and dimensions brought up to date.
 public enum ImageEncoder {
-    public static func encode(_ photo: Photo, as format: OutputFormat, quality: Int = 92) throws -> Data {
-        let data = try encode(
-            photo.primary, as: format, quality: quality, iccProfile: photo.metadata.iccProfile,
-            xmp: photo.metadata.xmp)
-        // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
-        let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
+    public static func encode(
+        _ photo: Photo, as format: OutputFormat, quality: Int = 92, heif: HEIFWriteOptions = HEIFWriteOptions()
+    ) throws -> Data {
         switch format {
-        case .jpeg: return try ExifEmbedding.embed(exif, inJPEG: data)
-        case .png: return try ExifEmbedding.embed(exif, inPNG: data)
+        case .heic:
+            var options = heif
+            options.quality = quality
+            return try HEIFWriter.encode(photo, options: options)
+        case .jpeg, .png:
+            let data = try encode(
+                photo.primary, as: format, quality: quality, iccProfile: photo.metadata.iccProfile,
+                xmp: photo.metadata.xmp)
+            // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
+            let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
+            return format == .jpeg
+                ? try ExifEmbedding.embed(exif, inJPEG: data) : try ExifEmbedding.embed(exif, inPNG: data)
         }
     }
 
-    /// Encodes bare pixels (an auxiliary image, a contact sheet).
+    /// Encodes bare pixels (an auxiliary image, a contact sheet) as JPEG or PNG.
     public static func encode(
         _ image: PixelImage, as format: OutputFormat, quality: Int = 92, iccProfile: Data? = nil, xmp: Data? = nil
     ) throws -> Data {

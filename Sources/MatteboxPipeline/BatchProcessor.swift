@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxHEIF
 import MatteboxImageIO
 
 /// How `mattebox process` writes what the pipeline produced.
@@ -51,7 +52,7 @@ public struct BatchProcessor: Sendable {
             var photo = try ImageDecoder.decodePhoto(at: input)
             if let position = options.cameraPosition { photo.metadata.capture.position = position }
             for (role, url) in options.auxiliaryInputs {
-                photo.auxiliary[role] = try ImageDecoder.decodeAuxiliaryImage(at: url)
+                photo.setAuxiliary(try ImageDecoder.decodeAuxiliaryImage(at: url), for: role)
             }
             outcome.decodeSeconds = clock.secondsSince
             do {
@@ -61,9 +62,14 @@ public struct BatchProcessor: Sendable {
                 throw MatteboxError(error.message)
             }
             clock = ContinuousClock.now
-            let destination = options.outputDirectory.appendingPathComponent("\(outputStem).\(options.format.fileExtension)")
-            try AtomicFile.write(
-                try ImageEncoder.encode(photo, as: options.format, quality: options.quality), to: destination)
+            let request = photo.metadata.output
+            let format = request.format.flatMap(OutputFormat.init(rawValue:)) ?? options.format
+            let heif = HEIFWriteOptions(
+                preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize)
+            let encoded = try ImageEncoder.encode(
+                photo, as: format, quality: request.quality ?? options.quality, heif: heif)
+            let destination = options.outputDirectory.appendingPathComponent("\(outputStem).\(format.fileExtension)")
+            try AtomicFile.write(encoded, to: destination)
             outcome.output = destination.path
             if options.writeAuxiliaryPNGs {
                 outcome.auxiliaryOutputs = try writeAuxiliaryImages(of: photo, stem: outputStem)

@@ -92,7 +92,7 @@ enum HostServices {
                 if name == .primary {
                     context.photo.primary = image
                 } else {
-                    context.photo.auxiliary[name] = image
+                    context.photo.setAuxiliary(image, for: name)
                 }
                 view.pointee = HostServices.describe(image)
                 return MBX_OK
@@ -106,7 +106,9 @@ enum HostServices {
                     context.lastServiceError = "remove_image: the primary image cannot be removed"
                     return MBX_ERR_INVALID_ARGUMENT
                 }
-                return context.photo.auxiliary.removeValue(forKey: name) == nil ? MBX_ERR_NOT_FOUND : MBX_OK
+                guard context.photo.auxiliary[name] != nil else { return MBX_ERR_NOT_FOUND }
+                context.photo.setAuxiliary(nil, for: name)
+                return MBX_OK
             }
         }
         api.image_count = { photo in

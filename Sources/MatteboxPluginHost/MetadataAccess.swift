@@ -16,6 +16,8 @@ enum MetadataAccess {
         case "exif.hasLocation": return metadata.hasLocation ? 1 : 0
         case "capture.mirrored": return metadata.capture.isMirrored ? 1 : 0
         case "capture.sensorRotation": return Int64(metadata.capture.sensorRotation)
+        case "output.quality": return try Int64(present(metadata.output.quality))
+        case "output.thumbnailSize": return try Int64(present(metadata.output.thumbnailSize))
         default: throw .notFound
         }
     }
@@ -34,6 +36,14 @@ enum MetadataAccess {
                 throw .invalid("capture.sensorRotation must be 0, 90, 180 or 270, not \(value)")
             }
             photo.metadata.capture.sensorRotation = Int(value)
+        case "output.quality":
+            guard (1...100).contains(value) else { throw .invalid("output.quality must be 1...100, not \(value)") }
+            photo.metadata.output.quality = Int(value)
+        case "output.thumbnailSize":
+            guard (0...4096).contains(value) else {
+                throw .invalid("output.thumbnailSize must be 0...4096, not \(value)")
+            }
+            photo.metadata.output.thumbnailSize = Int(value)
         case "exif.hasLocation":
             throw .invalid("exif.hasLocation is read-only; remove \"exif.location\" to strip GPS data")
         default: throw .notFound
@@ -50,6 +60,8 @@ enum MetadataAccess {
         case "capture.position": value = metadata.capture.position.rawValue
         case "capture.device": value = metadata.capture.device
         case "capture.quality": value = metadata.capture.quality.rawValue
+        case "output.format": value = metadata.output.format
+        case "output.encoderPreset": value = metadata.output.encoderPreset
         default: throw .notFound
         }
         guard let value else { throw .notFound }
@@ -70,10 +82,26 @@ enum MetadataAccess {
                 throw .invalid("capture.quality must be speed, balanced or quality, not \(value)")
             }
             photo.metadata.capture.quality = quality
+        case "output.format":
+            guard OutputRequest.formats.contains(value) else {
+                throw .invalid("output.format must be one of \(OutputRequest.formats.joined(separator: ", ")), not \(value)")
+            }
+            photo.metadata.output.format = value
+        case "output.encoderPreset":
+            guard OutputRequest.encoderPresets.contains(value) else {
+                throw .invalid(
+                    "output.encoderPreset must be one of \(OutputRequest.encoderPresets.joined(separator: ", ")), not \(value)")
+            }
+            photo.metadata.output.encoderPreset = value
         case "exif.make", "exif.model", "exif.dateTimeOriginal":
             throw .invalid("\(key) is read-only")
         default: throw .notFound
         }
+    }
+
+    private static func present<T>(_ value: T?) throws(Failure) -> T {
+        guard let value else { throw .notFound }
+        return value
     }
 
     static func remove(_ key: String, from photo: inout Photo) throws(Failure) {

@@ -15,5 +15,7 @@ struct Mattebox: ParsableCommand {
             Set MATTEBOX_LOG=info or debug for more detail on standard error.
             """,
         version: MatteboxVersion.current,
-        subcommands: [ProcessCommand.self, PluginsCommand.self, PipelineCommand.self])
+        subcommands: [
+            ProcessCommand.self, ExportCommand.self, InspectCommand.self, PluginsCommand.self, PipelineCommand.self,
+        ])
 }

@@ -19,8 +19,9 @@ struct ProcessCommand: ParsableCommand {
     @Argument(help: "Photos to process.") var photos: [String]
     @Option(name: .shortAndLong, help: "Folder to write results to (created if missing).") var output: String
     @Option(help: "Pipeline file (YAML) listing the stages.") var pipeline: String?
-    @Option(help: "Output format: jpeg or png.") var format: String = "jpeg"
-    @Option(help: "JPEG quality, 1-100.") var quality: Int = 92
+    @Option(help: "Output format: jpeg, png or heic (heic keeps depth and mattes in the file).")
+    var format: String = "jpeg"
+    @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int = 92
     @Option(help: "Camera position for mirroring policies: front, back, external (default: from EXIF).")
     var cameraPosition: String?
     @Option(name: .customLong("aux"), help: "Attach an auxiliary image to the photo: ROLE=FILE (e.g. depth=d.png).")
@@ -38,7 +39,7 @@ struct ProcessCommand: ParsableCommand {
     func run() throws {
         var options = BatchOptions(outputDirectory: URL(fileURLWithPath: output))
         guard let outputFormat = OutputFormat(rawValue: format) else {
-            throw ValidationError("--format must be jpeg or png, not \(format)")
+            throw ValidationError("--format must be jpeg, png or heic, not \(format)")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100") }
         options.format = outputFormat

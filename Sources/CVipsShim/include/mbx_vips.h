@@ -55,6 +55,12 @@ void mbx_vips_decoded_free(mbx_decoded *decoded);
 int mbx_vips_transform(const mbx_pixels *in, int op, mbx_pixels *out, char **error);
 int mbx_vips_crop(const mbx_pixels *in, int left, int top, int width, int height,
                   mbx_pixels *out, char **error);
+/* Scales to exactly width x height. */
+int mbx_vips_resize(const mbx_pixels *in, int width, int height, mbx_pixels *out, char **error);
+/* Lays out 8-bit RGB tiles `columns` to a row on white, each with its caption
+ * rendered underneath (vips_text). */
+int mbx_vips_contact_sheet(const mbx_pixels *tiles, const char *const *captions, int count, int columns,
+                           mbx_pixels *out, char **error);
 /* Encodes to "jpeg" or "png". No EXIF is written (the caller splices its
  * own); icc and xmp may be NULL. quality applies to JPEG (1..100). */
 int mbx_vips_encode(const mbx_pixels *in, const char *format, int quality,

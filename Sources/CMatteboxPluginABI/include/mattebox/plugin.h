@@ -1,5 +1,5 @@
 /*
- * mattebox/plugin.h — Mattebox processor plugin ABI, version 1.0.
+ * mattebox/plugin.h — Mattebox processor plugin ABI, version 1.1.
  *
  * This header is the only contract between the Mattebox host and its plugins.
  * A plugin is a shared object that includes this header, links nothing of the
@@ -55,7 +55,7 @@ extern "C" {
 #endif
 
 #define MBX_ABI_MAJOR 1
-#define MBX_ABI_MINOR 0
+#define MBX_ABI_MINOR 1
 
 /* The exported entry point's name, for dlsym. */
 #define MBX_ENTRY_POINT_NAME "mbx_plugin_get"
@@ -98,6 +98,12 @@ typedef int32_t mbx_status;
 #define MBX_META_SENSOR_ROTATION "capture.sensorRotation" /* int degrees 0/90/180/270 */
 #define MBX_META_DEVICE "capture.device"          /* string */
 #define MBX_META_QUALITY "capture.quality"        /* "speed", "balanced", "quality" */
+/* Since ABI 1.1: what the sink writes for this photo (a packaging stage sets
+ * these; they override the command line). */
+#define MBX_META_OUTPUT_FORMAT "output.format"    /* "jpeg", "png", "heic" */
+#define MBX_META_OUTPUT_QUALITY "output.quality"  /* int 1..100 */
+#define MBX_META_OUTPUT_PRESET "output.encoderPreset" /* x265 preset: "ultrafast" .. "slower" */
+#define MBX_META_OUTPUT_THUMBNAIL "output.thumbnailSize" /* int: HEIF thumbnail's longest side, 0 = none */
 
 /* ---- image views ------------------------------------------------------ */
 

@@ -1,0 +1,74 @@
+import Foundation
+import MatteboxPluginSDK
+
+/// The HEIF packaging stage: the last stage of a pipeline that should write
+/// its photos as HEIF with every auxiliary image earlier stages produced. It
+/// checks what will be packaged and tells the sink how (format, HEVC quality,
+/// x265 preset, thumbnail), through the `output.*` metadata keys; the host's
+/// HEIF writer lays out the file the way iPhones do.
+///
+/// Orientation is stored as HEIF transforms (irot/imir) on every image item;
+/// put org.mattebox.orientation before this stage to turn pixels upright.
+final class HEIFPackaging: PhotoProcessor {
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower"]
+    static let packagedRoles = [
+        MBX_ROLE_DEPTH, MBX_ROLE_DISPARITY, MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE,
+        MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE, MBX_ROLE_SKY_MATTE,
+    ]
+
+    static let description = ProcessorDescription(
+        id: "org.mattebox.heif", name: "HEIF packaging",
+        summary: "Writes the photo as HEIF with depth, disparity and mattes as iPhone-style auxiliary images",
+        vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
+        inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo")]
+            + packagedRoles.map { Port(role: $0, optional: true, description: "packaged as an auxiliary image") },
+        outputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo, to be written as HEIF")],
+        parameters: [
+            Parameter("quality", .int(default: 90, range: 1...100), description: "HEVC quality of every image"),
+            Parameter(
+                "preset", .choice(default: "auto", values: ["auto"] + presets),
+                description: "x265 preset; auto follows the capture's quality prioritisation (speed: ultrafast, balanced: fast, quality: slow)"),
+            Parameter(
+                "thumbnail-size", .int(default: 320, range: 0...1024),
+                description: "longest side of the thumbnail item; 0 writes none", unit: "px"),
+            Parameter(
+                "require", .string(default: ""),
+                description: "comma-separated roles the photo must have (e.g. \"depth,portraitMatte\"); a photo without them fails"),
+        ])
+
+    private let quality: Int64
+    private let preset: String
+    private let thumbnailSize: Int64
+    private let required: [String]
+
+    init(parameters: PluginParameters) throws {
+        quality = try parameters.int("quality")
+        preset = try parameters.string("preset")
+        thumbnailSize = try parameters.int("thumbnail-size")
+        required = try parameters.string("require").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func process(_ photo: PluginPhoto) throws {
+        let present = Set(photo.roles)
+        let missing = required.filter { !present.contains($0) }
+        guard missing.isEmpty else {
+            throw PluginError(
+                "the photo has no \(missing.joined(separator: ", ")) to package (it has: \(photo.roles.joined(separator: ", ")))",
+                status: MBX_ERR_NOT_FOUND)
+        }
+        try photo.setString(MBX_META_OUTPUT_FORMAT, "heic")
+        try photo.setInt(MBX_META_OUTPUT_QUALITY, quality)
+        try photo.setInt(MBX_META_OUTPUT_THUMBNAIL, thumbnailSize)
+        if preset != "auto" { try photo.setString(MBX_META_OUTPUT_PRESET, preset) }
+        let auxiliary = photo.roles.filter { $0 != MBX_ROLE_PRIMARY && $0 != MBX_ROLE_THUMBNAIL }
+        photo.log(
+            "packaging as HEIF with \(auxiliary.isEmpty ? "no auxiliary images" : auxiliary.joined(separator: ", "))",
+            level: mbx_log_level(MBX_LOG_DEBUG))
+    }
+}
+
+@_cdecl("mbx_plugin_get")
+public func mbx_plugin_get(_ index: UInt32, _ host: UnsafePointer<mbx_host_api>?) -> UnsafePointer<mbx_plugin_descriptor>? {
+    PluginExport.descriptor(index: index, host: host, processors: [HEIFPackaging.self])
+}

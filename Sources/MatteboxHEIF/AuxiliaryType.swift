@@ -1,0 +1,59 @@
+import MatteboxCore
+
+/// The HEIF `auxC` type URNs Mattebox knows, and the image roles they map to.
+/// Depth and disparity share one URN; the depth representation tells them apart.
+public enum AuxiliaryType {
+    public static let depthURN = "urn:mpeg:hevc:2015:auxid:2"
+    public static let miafDepthURN = "urn:mpeg:mpegB:cicp:systems:auxiliary:depth"
+    /// Vendor roles without a standard URN are stored under this prefix.
+    public static let matteboxURNPrefix = "urn:org:mattebox:aux:"
+
+    /// Role ↔ URN for the well-known auxiliary images (iPhone and MPEG types).
+    private static let known: [(role: ImageRole, urn: String)] = [
+        (.portraitMatte, "urn:com:apple:photo:2018:aux:portraiteffectsmatte"),
+        (.skinMatte, "urn:com:apple:photo:2019:aux:semanticskinmatte"),
+        (.hairMatte, "urn:com:apple:photo:2019:aux:semantichairmatte"),
+        (.teethMatte, "urn:com:apple:photo:2019:aux:semanticteethmatte"),
+        (.glassesMatte, "urn:com:apple:photo:2020:aux:semanticglassesmatte"),
+        (.skyMatte, "urn:com:apple:photo:2020:aux:semanticskymatte"),
+        ("com.apple.hdrgainmap", "urn:com:apple:photo:2020:aux:hdrgainmap"),
+        ("com.apple.linearthumbnail", "tag:apple.com,2023:photo:aux:linearthumbnail"),
+        ("com.apple.styledeltamap", "tag:apple.com,2023:photo:aux:styledeltamap"),
+        ("com.samsung.hdrgainmap", "urn:com:samsung:photo:2024:aux:hdrgainmap"),
+        ("org.mpeg.alpha", "urn:mpeg:hevc:2015:auxid:1"),
+        ("org.mpeg.alpha", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"),
+    ]
+
+    public static func isDepth(_ urn: String) -> Bool { urn == depthURN || urn == miafDepthURN }
+
+    /// The role an auxiliary image of this type takes in a Photo. Unknown types
+    /// get a vendor role derived from the URN (the URN itself is kept with the
+    /// image, so it is written back unchanged).
+    public static func role(for urn: String, depth: DepthRepresentation?) -> ImageRole {
+        if isDepth(urn) {
+            return depth.map { $0.kind == .uniformDisparity || $0.kind == .nonUniformDisparity } == true
+                ? .disparity : .depth
+        }
+        if let match = known.first(where: { $0.urn == urn }) { return match.role }
+        if urn.hasPrefix(matteboxURNPrefix) {
+            let role = ImageRole(String(urn.dropFirst(matteboxURNPrefix.count)))
+            if role.isValidName { return role }
+        }
+        let last = urn.split(whereSeparator: { ":/,.".contains($0) }).last.map(String.init) ?? "unknown"
+        let cleaned = String(last.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
+        return ImageRole("heif.aux.\(cleaned.isEmpty ? "unknown" : cleaned)")
+    }
+
+    /// The URN to store an auxiliary image of this role under.
+    public static func urn(for role: ImageRole, info: AuxiliaryImageInfo?) -> String {
+        if let urn = info?.typeURN { return urn }
+        if role == .depth || role == .disparity { return depthURN }
+        if let match = known.first(where: { $0.role == role }) { return match.urn }
+        return matteboxURNPrefix + role.rawValue
+    }
+
+    /// True for the 0...1 mattes (portrait and semantic), stored as 8-bit grey.
+    public static func isMatte(_ role: ImageRole) -> Bool {
+        [.portraitMatte, .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte].contains(role)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import CHeif
+import MatteboxCore
+
+/// What `mattebox inspect` reports about a HEIF file: the primary image, its
+/// orientation, thumbnail, EXIF and XMP, and every auxiliary image with its
+/// type, size, bit depth and (for depth) range and representation. It comes
+/// from the boxes alone, so nothing is decoded and hostile files cost little.
+public struct HEIFSummary: Codable, Sendable {
+    public struct Image: Codable, Sendable {
+        public var item: UInt32
+        /// "hvc1", or "grid" (with its tile count).
+        public var coding: String
+        public var tiles: Int?
+        /// Size as stored (`ispe`) and as displayed (after irot).
+        public var storedWidth: Int
+        public var storedHeight: Int
+        public var width: Int
+        public var height: Int
+        public var bitDepth: Int?
+        public var channels: Int?
+    }
+
+    public struct Auxiliary: Codable, Sendable {
+        public var image: Image
+        public var type: String
+        /// The role Mattebox reads it as.
+        public var role: String
+        public var depth: DepthRepresentation?
+        /// apdi:AuxiliaryImageType from its XMP, when present.
+        public var xmpAuxiliaryImageType: String?
+        public var xmpBytes: Int?
+    }
+
+    public struct Exif: Codable, Sendable {
+        public var bytes: Int
+        public var make: String?
+        public var model: String?
+        public var dateTimeOriginal: String?
+        public var orientation: Int?
+        public var hasLocation: Bool
+    }
+
+    public var file: String
+    public var bytes: Int
+    public var brands: [String]
+    public var primary: Image
+    /// EXIF orientation equivalent of the primary's irot/imir (1 = none).
+    public var orientation: Int
+    public var transforms: [String]
+    public var iccProfileBytes: Int?
+    public var thumbnail: Image?
+    public var exif: Exif?
+    public var xmpBytes: Int?
+    public var xmpNamespaces: [String]
+    public var auxiliary: [Auxiliary]
+}
+
+/// Builds a `HEIFSummary` from a file's boxes.
+public enum HEIFInspector {
+    public static func inspect(at url: URL) throws -> HEIFSummary {
+        let bytes = try HEIFReader.readBytes(url)
+        do {
+            return try summarize(HEIFContainer(bytes: bytes), file: url.path)
+        } catch let error as HEIFError {
+            throw MatteboxError(error, file: url.path)
+        }
+    }
+
+    static func summarize(_ container: HEIFContainer, file: String) throws -> HEIFSummary {
+        let primaryID = container.primaryID
+        let transforms = HEIFReader.transformProperties(of: primaryID, in: container)
+        let orientation = HEIFOrientation.orientation(of: transforms)
+        let exifBlock = try HEIFReader.exif(of: primaryID, in: container)
+        let xmp = try HEIFReader.xmp(describing: primaryID, in: container)
+
+        var auxiliary: [HEIFSummary.Auxiliary] = []
+        for id in container.items(referencing: primaryID, by: "auxl") where id != primaryID {
+            guard case .auxiliaryType(let urn, let subtype)? = container.property("auxC", of: id)?.value else {
+                throw HEIFError.malformed("auxiliary item \(id) has no 'auxC' type")
+            }
+            let depth = AuxiliaryType.isDepth(urn) ? try DepthRepresentationSEI.decode(subtype) : nil
+            let auxXMP = try HEIFReader.xmp(describing: id, in: container)
+            auxiliary.append(
+                HEIFSummary.Auxiliary(
+                    image: try image(id, in: container, orientation: orientation), type: urn,
+                    role: AuxiliaryType.role(for: urn, depth: depth).rawValue, depth: depth,
+                    xmpAuxiliaryImageType: auxXMP.flatMap { attribute("apdi:AuxiliaryImageType", in: $0) },
+                    xmpBytes: auxXMP?.count))
+        }
+        let thumbnailID = container.items(referencing: primaryID, by: "thmb").first
+        return HEIFSummary(
+            file: file, bytes: container.bytes.count, brands: [container.majorBrand] + container.compatibleBrands,
+            primary: try image(primaryID, in: container, orientation: orientation),
+            orientation: orientation.rawValue,
+            transforms: transforms.map(describe),
+            iccProfileBytes: HEIFReader.iccProfile(of: primaryID, in: container)?.count,
+            thumbnail: try thumbnailID.map { try image($0, in: container, orientation: orientation) },
+            exif: exifBlock.map {
+                HEIFSummary.Exif(
+                    bytes: $0.bytes.count, make: $0.make, model: $0.model, dateTimeOriginal: $0.dateTimeOriginal,
+                    orientation: $0.orientation, hasLocation: $0.hasLocation)
+            },
+            xmpBytes: xmp?.count, xmpNamespaces: xmp.map(namespaces) ?? [], auxiliary: auxiliary)
+    }
+
+    private static func image(_ id: UInt32, in container: HEIFContainer, orientation: ExifOrientation) throws
+        -> HEIFSummary.Image
+    {
+        guard let item = container.items[id] else { throw HEIFError.malformed("item \(id) does not exist") }
+        guard let size = container.codedSize(of: id) else { throw HEIFError.malformed("image item \(id) has no 'ispe' size") }
+        let tiles = item.type == "grid" ? container.targets(of: id, by: "dimg") : []
+        var bitDepth: Int?, channels: Int?
+        for (property, _) in container.properties(of: tiles.first ?? id) {
+            if case .hevcConfiguration(let chroma, let bits) = property.value {
+                bitDepth = bits
+                channels = chroma == 0 ? 1 : 3
+            }
+        }
+        let swaps = orientation.swapsDimensions
+        return HEIFSummary.Image(
+            item: id, coding: item.type, tiles: tiles.isEmpty ? nil : tiles.count,
+            storedWidth: size.width, storedHeight: size.height,
+            width: swaps ? size.height : size.width, height: swaps ? size.width : size.height,
+            bitDepth: bitDepth, channels: channels)
+    }
+
+    private static func describe(_ property: HEIFProperty) -> String {
+        switch property.value {
+        case .rotation(let turns): return "irot \(turns * 90)° counter-clockwise"
+        case .mirror(let axis): return axis == 0 ? "imir top-bottom" : "imir left-right"
+        default: return property.type
+        }
+    }
+
+    /// `prefix:Name="value"` or `<prefix:Name>value<` in an XMP packet.
+    static func attribute(_ name: String, in xmp: Data) -> String? {
+        let text = String(decoding: xmp, as: UTF8.self)
+        for (open, close) in [("\(name)=\"", "\""), ("<\(name)>", "<")] {
+            if let start = text.range(of: open), let end = text[start.upperBound...].range(of: close) {
+                return String(text[start.upperBound..<end.lowerBound])
+            }
+        }
+        return nil
+    }
+
+    /// The namespace prefixes an XMP packet declares (`xmlns:apdi=...` gives "apdi").
+    static func namespaces(_ xmp: Data) -> [String] {
+        let text = String(decoding: xmp, as: UTF8.self)
+        var found: [String] = []
+        var rest = text[...]
+        while let range = rest.range(of: "xmlns:") {
+            let name = rest[range.upperBound...].prefix { $0 != "=" && !$0.isWhitespace }
+            if !name.isEmpty, !["x", "rdf"].contains(String(name)), !found.contains(String(name)) {
+                found.append(String(name))
+            }
+            rest = rest[range.upperBound...]
+        }
+        return found
+    }
+}
+
+extension HEIFInspector {
+    /// The libheif this machine links, for reports.
+    public static var libheifVersion: String { String(cString: heif_get_version()) }
+
+    /// Whether libheif's own API opens the file, and what it sees or says.
+    public static func libheifVerdict(at url: URL) -> String {
+        do {
+            let description = try HEVCCodec.describeWithLibheif(try HEIFReader.readBytes(url))
+            let auxiliary = description.split(separator: "\n").filter { $0.hasPrefix("aux ") }.count
+            return "opens it (\(auxiliary) auxiliary image\(auxiliary == 1 ? "" : "s") listed)"
+        } catch {
+            return "refuses it: \(error)"
+        }
+    }
+}

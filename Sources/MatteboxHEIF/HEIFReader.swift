@@ -1,0 +1,116 @@
+import Foundation
+import MatteboxCore
+
+/// Reads a HEIF file into a Photo: the primary image as stored (a single image
+/// or a grid), its orientation from `irot`/`imir`, EXIF, XMP, ICC profile, and
+/// every auxiliary image with its type URN, XMP and depth representation.
+///
+/// The structure comes from Mattebox's own box reader, so files libheif 1.15
+/// refuses as a whole (iOS 18's multi-target references) are still read;
+/// libheif decodes each image item on its own. The thumbnail is not loaded:
+/// writers make a fresh one from the processed primary.
+public enum HEIFReader {
+    /// True when the file starts like a HEIF image file.
+    public static func isHEIF(at url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        let prefix = (try? handle.read(upToCount: 256)) ?? Data()
+        return HEIFContainer.looksLikeHEIF([UInt8](prefix))
+    }
+
+    public static func readPhoto(at url: URL) throws -> Photo {
+        let bytes = try readBytes(url)
+        do {
+            var photo = try readPhoto(bytes)
+            photo.source = url
+            return photo
+        } catch let error as HEIFError {
+            throw MatteboxError(error, file: url.path)
+        }
+    }
+
+    static func readPhoto(_ bytes: [UInt8]) throws -> Photo {
+        let container = try HEIFContainer(bytes: bytes)
+        let primaryID = container.primaryID
+        let primary = try HEVCCodec.decode(primaryID, in: container)
+        let primaryTransforms = transformProperties(of: primaryID, in: container)
+
+        var metadata = PhotoMetadata(
+            exif: try exif(of: primaryID, in: container), xmp: try xmp(describing: primaryID, in: container),
+            iccProfile: iccProfile(of: primaryID, in: container))
+        // HEIF readers follow irot/imir, not the EXIF tag; so does Mattebox.
+        metadata.orientation = HEIFOrientation.orientation(of: primaryTransforms)
+
+        var photo = Photo(primary: primary, metadata: metadata)
+        for id in container.items(referencing: primaryID, by: "auxl") {
+            guard id != primaryID else {
+                throw HEIFError.malformed("item \(id) is named an auxiliary image of itself")
+            }
+            guard case .auxiliaryType(let urn, let subtype)? = container.property("auxC", of: id)?.value else {
+                throw HEIFError.malformed("auxiliary item \(id) has no 'auxC' type")
+            }
+            let depth = AuxiliaryType.isDepth(urn) ? try DepthRepresentationSEI.decode(subtype) : nil
+            var role = AuxiliaryType.role(for: urn, depth: depth)
+            var suffix = 2
+            while photo.auxiliary[role] != nil {
+                role = ImageRole("\(role.rawValue)-\(suffix)")
+                suffix += 1
+            }
+            var image = try HEVCCodec.decode(id, in: container)
+            let transforms = transformProperties(of: id, in: container)
+            if transforms.map(\.box) != primaryTransforms.map(\.box) {
+                image = try StoredFrame.align(
+                    image, from: HEIFOrientation.orientation(of: transforms), to: metadata.orientation)
+            }
+            photo.auxiliary[role] = image
+            photo.metadata.auxiliaryInfo[role] = AuxiliaryImageInfo(
+                typeURN: urn, xmp: try xmp(describing: id, in: container), depth: depth)
+        }
+        return photo
+    }
+
+    static func readBytes(_ url: URL) throws -> [UInt8] {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { throw MatteboxError("\(url.path): \(String(cString: strerror(errno)))") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw MatteboxError("\(url.path): not a regular file") }
+        guard status.st_size <= 2_000_000_000 else {
+            throw MatteboxError("\(url.path): \(status.st_size) bytes is larger than Mattebox reads (2 GB)")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw MatteboxError("\(url.path): cannot be read")
+        }
+        return [UInt8](data)
+    }
+
+    static func transformProperties(of id: UInt32, in container: HEIFContainer) -> [HEIFProperty] {
+        container.properties(of: id).map(\.property).filter { $0.type == "irot" || $0.type == "imir" }
+    }
+
+    /// The EXIF item describing `id`: a 4-byte offset to the TIFF header, then the block.
+    static func exif(of id: UInt32, in container: HEIFContainer) throws -> ExifBlock? {
+        guard let exifID = container.items(referencing: id, by: "cdsc").first(where: { container.items[$0]?.type == "Exif" })
+        else { return nil }
+        let data = try container.data(of: exifID)
+        var reader = ByteReader(data)
+        let offset = Int(try reader.u32("EXIF header offset"))
+        guard offset <= data.count - 4 else {
+            throw HEIFError.malformed("EXIF item \(exifID) says its TIFF header is at \(offset), past its \(data.count) bytes")
+        }
+        return ExifBlock(Array(data[(4 + offset)...]))
+    }
+
+    /// The XMP (`mime` application/rdf+xml) item describing `id`.
+    static func xmp(describing id: UInt32, in container: HEIFContainer) throws -> Data? {
+        let xmpID = container.items(referencing: id, by: "cdsc").first {
+            container.items[$0]?.type == "mime" && container.items[$0]?.contentType == "application/rdf+xml"
+        }
+        return try xmpID.map { Data(try container.data(of: $0)) }
+    }
+
+    static func iccProfile(of id: UInt32, in container: HEIFContainer) -> Data? {
+        for (property, _) in container.properties(of: id) {
+            if case .iccProfile(let bytes) = property.value { return Data(bytes) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import MatteboxCore
+
+/// How a photo is written as HEIF.
+public struct HEIFWriteOptions: Sendable, Equatable {
+    /// HEVC quality, 1...100.
+    public var quality = 90
+    /// The x265 preset; nil picks one from the photo's quality prioritisation.
+    public var preset: String?
+    /// The longest side of the thumbnail item; 0 writes none.
+    public var thumbnailSize = 320
+
+    public init(quality: Int = 90, preset: String? = nil, thumbnailSize: Int = 320) {
+        self.quality = quality
+        self.preset = preset
+        self.thumbnailSize = thumbnailSize
+    }
+
+    /// Speed, balanced and quality map to x265 presets as a capture pipeline
+    /// would want them: fast enough for a shutter, or small and clean.
+    public static func preset(for quality: QualityPrioritization) -> String {
+        switch quality {
+        case .speed: return "ultrafast"
+        case .balanced: return "fast"
+        case .quality: return "slow"
+        }
+    }
+}
+
+/// Writes a Photo as a HEIF file the way iPhones lay one out, so iPhone-aware
+/// readers find everything: the HEVC primary, a thumbnail (`thmb`), EXIF and
+/// XMP (`cdsc`), and each auxiliary image as a hidden `hvc1` item with an
+/// essential `auxC`, linked to the primary by exactly one `auxl` (as libheif
+/// 1.15 requires) and described by its own XMP. Depth and disparity carry the
+/// depth representation SEI and Apple's pixel data info. Orientation stays as
+/// stored and is stated as `irot`/`imir` on every image item plus the EXIF tag.
+public enum HEIFWriter {
+    public static func encode(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws -> Data {
+        do {
+            return Data(try build(photo, options: options))
+        } catch let error as HEIFError {
+            throw MatteboxError(error, file: photo.displayName)
+        }
+    }
+
+    static func build(_ photo: Photo, options: HEIFWriteOptions) throws -> [UInt8] {
+        guard (1...100).contains(options.quality) else {
+            throw MatteboxError("HEIF quality \(options.quality) is outside 1...100")
+        }
+        let preset = options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality)
+        var settings = HEVCCodec.Settings(quality: options.quality, preset: preset)
+        let transforms = HEIFOrientation.transformBoxes(for: photo.metadata.orientation)
+        var builder = HEIFBuilder()
+
+        let primaryPixels = try rgb(photo.primary)
+        settings.bitDepth = primaryPixels.format == .uint16 ? 10 : 8
+        let ownThumbnail = photo.auxiliary[.thumbnail]
+        // libheif makes no thumbnail of an image that already fits the box.
+        let fitsBox = max(photo.primary.width, photo.primary.height) <= options.thumbnailSize
+        settings.thumbnailSize = ownThumbnail == nil && !fitsBox ? options.thumbnailSize : 0
+        let coded = try HEVCCodec.encode(primaryPixels, settings: settings)
+        let primary = try addImage(coded.image, hidden: false, to: &builder, transforms: transforms)
+        if let icc = photo.metadata.iccProfile {
+            builder.associate(primary, property: ByteWriter.box("colr") { $0.fourCC("prof"); $0.append(icc) }, essential: false)
+        }
+
+        var thumbnail = coded.thumbnail
+        if let ownThumbnail, options.thumbnailSize > 0 {
+            thumbnail = try HEVCCodec.encode(try rgb(ownThumbnail), settings: HEVCCodec.Settings(quality: options.quality, preset: preset)).image
+        }
+        if let thumbnail {
+            // Visible, as iPhones write it; readers take it out of the top level through 'thmb'.
+            let id = try addImage(thumbnail, hidden: false, to: &builder, transforms: transforms)
+            builder.addReference("thmb", from: id, to: [primary])
+        }
+
+        if let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height) {
+            // A 4-byte offset to the TIFF header, then "Exif\0\0" and the block, as iPhones write it.
+            var payload = ByteWriter()
+            payload.u32(6)
+            payload.append(Array("Exif".utf8) + [0, 0])
+            payload.append(exif.bytes)
+            let id = try builder.addItem(type: "Exif", hidden: true, data: payload.bytes)
+            builder.addReference("cdsc", from: id, to: [primary])
+        }
+        if let xmp = photo.metadata.xmp, !xmp.isEmpty {
+            let id = try builder.addItem(type: "mime", hidden: true, data: [UInt8](xmp), contentType: "application/rdf+xml")
+            builder.addReference("cdsc", from: id, to: [primary])
+        }
+
+        for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
+            try addAuxiliary(role, of: photo, primary: primary, settings: settings, transforms: transforms, to: &builder)
+        }
+        return try builder.serialize()
+    }
+
+    private static func addAuxiliary(
+        _ role: ImageRole, of photo: Photo, primary: UInt16, settings: HEVCCodec.Settings, transforms: [[UInt8]],
+        to builder: inout HEIFBuilder
+    ) throws {
+        let info = photo.metadata.auxiliaryInfo[role]
+        let stored = try StorablePixels.prepare(photo.auxiliary[role]!, role: role, info: info)
+        var auxSettings = settings
+        auxSettings.thumbnailSize = 0
+        auxSettings.bitDepth = stored.image.format == .uint16 ? 10 : 8
+        let coded = try HEVCCodec.encode(stored.image, settings: auxSettings).image
+        // pixi is written by libheif for colour images; grey ones get theirs here.
+        let id = try addImage(coded, hidden: true, to: &builder, transforms: [])
+        if !coded.properties.contains(where: { FourCC.string($0.box[4..<8]) == "pixi" }) {
+            let bits = UInt8(auxSettings.bitDepth)
+            let pixi = ByteWriter.fullBox("pixi") { box in
+                box.u8(UInt8(stored.image.channels))
+                for _ in 0..<stored.image.channels { box.u8(bits) }
+            }
+            builder.associate(id, property: pixi, essential: false)
+        }
+        for box in transforms { builder.associate(id, property: box, essential: true) }
+        let urn = AuxiliaryType.urn(for: role, info: info)
+        let auxC = ByteWriter.fullBox("auxC") { box in
+            box.cString(urn)
+            if let depth = stored.depth { box.append(DepthRepresentationSEI.encode(depth)) }
+        }
+        builder.associate(id, property: auxC, essential: true)
+        builder.addReference("auxl", from: id, to: [primary])
+
+        let xmp = stored.unchanged && info?.xmp != nil
+            ? info?.xmp : AuxiliaryXMP.packet(for: role, depth: stored.depth, relative: stored.relative)
+        if let xmp {
+            let xmpID = try builder.addItem(type: "mime", hidden: true, data: [UInt8](xmp), contentType: "application/rdf+xml")
+            builder.addReference("cdsc", from: xmpID, to: [id])
+        }
+    }
+
+    /// Adds a coded image item with libheif's properties, then the transforms.
+    private static func addImage(
+        _ coded: HEVCCodec.CodedImage, hidden: Bool, to builder: inout HEIFBuilder, transforms: [[UInt8]]
+    ) throws -> UInt16 {
+        let id = try builder.addItem(type: "hvc1", hidden: hidden, data: coded.data)
+        for (box, essential) in coded.properties { builder.associate(id, property: box, essential: essential) }
+        for box in transforms { builder.associate(id, property: box, essential: true) }
+        return id
+    }
+
+    /// The primary as 3-channel 8- or 16-bit pixels (grey is spread, alpha dropped).
+    private static func rgb(_ image: PixelImage) throws -> PixelImage {
+        if image.channels == 3, image.format != .float32 { return image }
+        guard image.format != .float32 else {
+            throw MatteboxError("a float primary image cannot be written as HEIF; convert it to 8 or 16 bits first")
+        }
+        let result = PixelImage(width: image.width, height: image.height, channels: 3, format: image.format)
+        let bytes = image.format.bytesPerSample
+        for i in 0..<(image.width * image.height) {
+            for c in 0..<3 {
+                let source = image.channels >= 3 ? c : 0
+                (result.data + (i * 3 + c) * bytes).copyMemory(
+                    from: image.data + (i * image.channels + source) * bytes, byteCount: bytes)
+            }
+        }
+        return result
+    }
+}

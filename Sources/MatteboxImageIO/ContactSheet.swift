@@ -1,0 +1,157 @@
+import CVipsShim
+import Foundation
+import MatteboxCore
+
+/// A contact sheet of a photo and its auxiliary images, for a person to check
+/// at a glance that depth and mattes line up with the picture: the primary as
+/// displayed, each auxiliary image (depth and disparity in a colour map, near
+/// red, far blue), and under each one the same image laid over the primary.
+public enum ContactSheet {
+    public static func render(_ photo: Photo, tileHeight: Int = 240) throws -> PixelImage {
+        var upright = photo
+        if photo.metadata.orientation.isMirrored { try upright.apply(.flipHorizontal) }
+        switch photo.metadata.orientation.clockwiseQuarterTurns {
+        case 1: try upright.apply(.rotate90)
+        case 2: try upright.apply(.rotate180)
+        case 3: try upright.apply(.rotate270)
+        default: break
+        }
+        let height = max(16, tileHeight)
+        let width = max(16, Int((Double(upright.primary.width) * Double(height) / Double(upright.primary.height)).rounded()))
+        let primary = try resized(rgb8(upright.primary), width: width, height: height)
+
+        var top: [(PixelImage, String)] = [
+            (primary, "primary \(photo.primary.width)x\(photo.primary.height), orientation \(photo.metadata.orientation.rawValue)")
+        ]
+        var bottom: [(PixelImage, String)] = [(legend(width: width, height: height), "colour map: near (red) to far (blue)")]
+        for role in upright.auxiliary.keys.sorted() where role != .thumbnail {
+            let image = upright.auxiliary[role]!
+            let info = upright.metadata.auxiliaryInfo[role]
+            let isDepth = role == .depth || role == .disparity
+            let view = try resized(visualize(image, role: role, depth: info?.depth), width: width, height: height)
+            top.append((view, caption(role, image, info)))
+            bottom.append((overlay(view, on: primary, isDepth: isDepth), "\(role) over primary"))
+        }
+        return try layout(top + bottom, columns: top.count)
+    }
+
+    private static func caption(_ role: ImageRole, _ image: PixelImage, _ info: AuxiliaryImageInfo?) -> String {
+        var text = "\(role) \(image.width)x\(image.height) \(image.format)"
+        if let depth = info?.depth, let range = depth.valueRange {
+            text += ", \(depth.kind) \(String(format: "%.3g", range.lowerBound))–\(String(format: "%.3g", range.upperBound))"
+        }
+        return text
+    }
+
+    /// Depth and disparity through the colour map; other images as they are, in RGB.
+    private static func visualize(_ image: PixelImage, role: ImageRole, depth: DepthRepresentation?) throws -> PixelImage {
+        guard role == .depth || role == .disparity else { return try rgb8(image) }
+        // Larger disparity is nearer; larger depth is farther.
+        let nearIsHigh = role == .disparity || depth.map { $0.kind != .uniformZ } == true
+        var low = Double.infinity, high = -Double.infinity
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let value = image.sample(x: x, y: y)
+                if value.isFinite { low = min(low, value); high = max(high, value) }
+            }
+        }
+        if image.format != .float32 {
+            low = 0
+            high = image.format == .uint8 ? 255 : 65535
+        }
+        let span = high > low ? high - low : 1
+        let result = PixelImage(width: image.width, height: image.height, channels: 3, format: .uint8)
+        let output = result.data.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let value = image.sample(x: x, y: y)
+                guard value.isFinite else { continue }
+                let t = (value - low) / span
+                let (r, g, b) = jet(nearIsHigh ? t : 1 - t)
+                let index = (y * image.width + x) * 3
+                output[index] = r
+                output[index + 1] = g
+                output[index + 2] = b
+            }
+        }
+        return result
+    }
+
+    /// The jet colour map: blue (0) through cyan, yellow to red (1).
+    private static func jet(_ t: Double) -> (UInt8, UInt8, UInt8) {
+        func channel(_ centre: Double) -> UInt8 {
+            UInt8(max(0, min(1, 1.5 - abs(4 * t - centre))) * 255)
+        }
+        return (channel(3), channel(2), channel(1))
+    }
+
+    private static func legend(width: Int, height: Int) -> PixelImage {
+        let result = PixelImage(width: width, height: height, channels: 3, format: .uint8)
+        let output = result.data.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (r, g, b) = jet(1 - Double(y) / Double(max(1, height - 1)))
+                let index = (y * width + x) * 3
+                (output[index], output[index + 1], output[index + 2]) = (r, g, b)
+            }
+        }
+        return result
+    }
+
+    /// Depth: half and half. Mattes: the primary, dimmed where the matte is 0.
+    private static func overlay(_ view: PixelImage, on primary: PixelImage, isDepth: Bool) -> PixelImage {
+        let result = PixelImage(width: primary.width, height: primary.height, channels: 3, format: .uint8)
+        let a = primary.data.assumingMemoryBound(to: UInt8.self)
+        let b = view.data.assumingMemoryBound(to: UInt8.self)
+        let output = result.data.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<(primary.width * primary.height) {
+            let weight = 0.2 + 0.8 * Double(b[i * 3]) / 255
+            for c in 0..<3 {
+                let base = Double(a[i * 3 + c])
+                output[i * 3 + c] = UInt8(isDepth ? (base + Double(b[i * 3 + c])) / 2 : base * weight)
+            }
+        }
+        return result
+    }
+
+    /// Any image as 8-bit RGB: grey is spread, 16-bit keeps its high byte,
+    /// float is clamped to 0...1, alpha is dropped.
+    static func rgb8(_ image: PixelImage) throws -> PixelImage {
+        if image.channels == 3, image.format == .uint8 { return image }
+        let result = PixelImage(width: image.width, height: image.height, channels: 3, format: .uint8)
+        let output = result.data.assumingMemoryBound(to: UInt8.self)
+        let scale = image.format == .uint8 ? 1.0 : image.format == .uint16 ? 1.0 / 257 : 255
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                for c in 0..<3 {
+                    let value = image.sample(x: x, y: y, channel: image.channels >= 3 ? c : 0) * scale
+                    output[(y * image.width + x) * 3 + c] = value.isFinite ? UInt8(max(0, min(255, value.rounded()))) : 0
+                }
+            }
+        }
+        return result
+    }
+
+    static func resized(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
+        if image.width == width, image.height == height { return image }
+        try Vips.start()
+        var input = Vips.pixels(of: image)
+        var output = mbx_pixels()
+        try Vips.call { mbx_vips_resize(&input, Int32(width), Int32(height), &output, $0) }
+        return try Vips.image(adopting: output)
+    }
+
+    private static func layout(_ cells: [(PixelImage, String)], columns: Int) throws -> PixelImage {
+        try Vips.start()
+        var tiles = cells.map { Vips.pixels(of: $0.0) }
+        let captions = cells.map { strdup($0.1) }
+        defer { captions.forEach { free($0) } }
+        var output = mbx_pixels()
+        try captions.map { UnsafePointer($0) }.withUnsafeBufferPointer { labels in
+            try Vips.call {
+                mbx_vips_contact_sheet(&tiles, labels.baseAddress, Int32(cells.count), Int32(columns), &output, $0)
+            }
+        }
+        return try Vips.image(adopting: output)
+    }
+}

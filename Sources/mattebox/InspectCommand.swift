@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import MatteboxCore
+import MatteboxHEIF
+import MatteboxImageIO
+
+/// `mattebox inspect`: what a HEIF file holds, read from its boxes, and on
+/// request a contact sheet to see whether its depth and mattes line up.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "List a HEIF file's primary image, orientation, thumbnail, EXIF/XMP and auxiliary images.",
+        discussion: """
+            The listing comes from the file's boxes (nothing is decoded), so it also works on files \
+            libheif refuses; the last line says whether this machine's libheif can open the file. \
+            --sheet decodes everything and renders the primary beside each auxiliary image (depth in \
+            a colour map) and each one laid over the primary, with labels.
+            """)
+
+    @Argument(help: "A HEIF/HEIC file.") var file: String
+    @Flag(help: "Print the listing as JSON.") var json = false
+    @Option(help: "Also write a contact sheet PNG to this path.") var sheet: String?
+    @Option(help: "Height of each image on the contact sheet, in pixels.") var sheetHeight: Int = 240
+
+    func run() throws {
+        let url = URL(fileURLWithPath: file)
+        let summary = try HEIFInspector.inspect(at: url)
+        let libheif = HEIFInspector.libheifVerdict(at: url)
+        if json {
+            try JSONOutput.print(HEIFInspectReport(summary: summary, libheif: libheif))
+        } else {
+            print(InspectionText.render(summary, libheif: libheif))
+        }
+        if let sheet {
+            let photo = try ImageDecoder.decodePhoto(at: url)
+            let image = try ContactSheet.render(photo, tileHeight: sheetHeight)
+            let destination = URL(fileURLWithPath: sheet)
+            try AtomicFile.write(try ImageEncoder.encode(image, as: .png), to: destination)
+            if !json { print("contact sheet: \(destination.path) (\(image.width)x\(image.height))") }
+        }
+    }
+}
+
+/// The JSON `inspect --json` prints: the summary plus libheif's verdict.
+struct HEIFInspectReport: Encodable {
+    var summary: HEIFSummary
+    var libheif: String
+
+    func encode(to encoder: Encoder) throws {
+        try summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(libheif, forKey: .libheif)
+    }
+
+    private enum Key: String, CodingKey { case libheif }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import MatteboxHEIF
+
+/// The human-readable form of a HEIF summary, one fact a line.
+enum InspectionText {
+    static func render(_ summary: HEIFSummary, libheif: String) -> String {
+        var lines = ["\(summary.file) (\(summary.bytes) bytes; brands \(summary.brands.joined(separator: ", ")))"]
+        lines.append("primary: \(describe(summary.primary))")
+        lines.append(
+            "orientation: \(summary.orientation)"
+                + (summary.transforms.isEmpty ? " (no transforms)" : " (\(summary.transforms.joined(separator: ", ")))"))
+        if let icc = summary.iccProfileBytes { lines.append("colour: ICC profile, \(icc) bytes") }
+        lines.append("thumbnail: " + (summary.thumbnail.map(describe) ?? "none"))
+        if let exif = summary.exif {
+            let camera = [exif.make, exif.model].compactMap { $0 }.joined(separator: " ")
+            var text = "EXIF: \(exif.bytes) bytes"
+            if !camera.isEmpty { text += ", \(camera)" }
+            if let date = exif.dateTimeOriginal { text += ", taken \(date)" }
+            if let orientation = exif.orientation { text += ", Orientation tag \(orientation)" }
+            text += exif.hasLocation ? ", has GPS location" : ", no GPS location"
+            lines.append(text)
+        } else {
+            lines.append("EXIF: none")
+        }
+        if let xmp = summary.xmpBytes {
+            lines.append("XMP: \(xmp) bytes" + (summary.xmpNamespaces.isEmpty ? "" : " (\(summary.xmpNamespaces.joined(separator: ", ")))"))
+        } else {
+            lines.append("XMP: none")
+        }
+        lines.append("auxiliary images: \(summary.auxiliary.count)")
+        for aux in summary.auxiliary {
+            lines.append("  \(aux.role): \(describe(aux.image))")
+            lines.append("    type \(aux.type)")
+            if let depth = aux.depth {
+                var text = "    representation: \(depth.kind)"
+                if let low = depth.disparityMinimum { text += ", d-min \(format(low))" }
+                if let high = depth.disparityMaximum { text += ", d-max \(format(high))" }
+                if let near = depth.nearestDepth { text += ", z-near \(format(near))" }
+                if let far = depth.farthestDepth { text += ", z-far \(format(far))" }
+                lines.append(text)
+            }
+            if let xmp = aux.xmpBytes {
+                lines.append("    XMP: \(xmp) bytes" + (aux.xmpAuxiliaryImageType.map { ", AuxiliaryImageType \($0)" } ?? ""))
+            }
+        }
+        lines.append("libheif \(HEIFInspector.libheifVersion): \(libheif)")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func describe(_ image: HEIFSummary.Image) -> String {
+        var text = "\(image.width)x\(image.height)"
+        if image.width != image.storedWidth || image.height != image.storedHeight {
+            text += " (stored \(image.storedWidth)x\(image.storedHeight))"
+        }
+        if let bits = image.bitDepth, let channels = image.channels {
+            text += ", \(bits)-bit \(channels == 1 ? "grey" : "colour")"
+        }
+        text += ", item \(image.item) \(image.coding)"
+        if let tiles = image.tiles { text += " of \(tiles) tiles" }
+        return text
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.6f", value) }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxTestSupport
+import Testing
+
+private let heicSamples = TestEnvironment.shared?.appendingPathComponent("heic-samples")
+
+/// `mattebox export`, `inspect` and the HEIF packaging plugin as a user runs them.
+@Suite struct HEIFCommandTests {
+    let folder: URL
+
+    init() throws { folder = try TestEnvironment.scratchDirectory("heif-cli") }
+
+    private func mattebox(_ arguments: [String]) -> TestEnvironment.CommandResult {
+        TestEnvironment.run([TestEnvironment.mattebox] + arguments, timeout: 600)
+    }
+
+    private func json(_ result: TestEnvironment.CommandResult) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+
+    private var samplePhoto: String {
+        TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
+    }
+
+    /// A 96x64 16-bit depth map in millimetres (500...2000) and an 8-bit matte, as PNGs.
+    private func writeAuxiliaryFiles() throws -> (depth: String, matte: String) {
+        let depth = PixelImage(width: 48, height: 32, channels: 1, format: .uint16)
+        for y in 0..<32 {
+            for x in 0..<48 {
+                depth.data.storeBytes(of: UInt16(500 + 1500 * x / 47), toByteOffset: (y * 48 + x) * 2, as: UInt16.self)
+            }
+        }
+        let depthURL = folder.appendingPathComponent("depth.png")
+        try AtomicFile.write(try ImageEncoder.encode(depth, as: .png), to: depthURL)
+        let matteURL = folder.appendingPathComponent("hair.png")
+        try AtomicFile.write(try ImageEncoder.encode(TestImages.matte(width: 96, height: 64), as: .png), to: matteURL)
+        return (depthURL.path, matteURL.path)
+    }
+
+    @Test func exportPackagesAPhotoWithDepthAndMattesThatInspectLists() throws {
+        let files = try writeAuxiliaryFiles()
+        let output = folder.appendingPathComponent("packaged.heic").path
+        let export = mattebox([
+            "export", samplePhoto, "-o", output, "--depth", files.depth, "--matte", "hair=\(files.matte)",
+            "--portrait-matte", files.matte, "--preset", "ultrafast", "--json",
+        ])
+        #expect(export.status == 0, "\(export.errors)")
+        let report = try json(export)
+        #expect((report["auxiliary"] as? [[String: Any]])?.count == 3)
+
+        let inspect = mattebox(["inspect", output, "--json"])
+        #expect(inspect.status == 0, "\(inspect.errors)")
+        let summary = try json(inspect)
+        let auxiliary = try #require(summary["auxiliary"] as? [[String: Any]])
+        let byRole = Dictionary(uniqueKeysWithValues: auxiliary.map { ($0["role"] as! String, $0) })
+        #expect(Set(byRole.keys) == ["depth", "hairMatte", "portraitMatte"])
+        let depth = try #require(byRole["depth"]?["depth"] as? [String: Any])
+        #expect(depth["kind"] as? Int == 2)  // uniform Z, from millimetres to metres
+        #expect(abs((depth["nearestDepth"] as? Double ?? 0) - 0.5) < 0.001)
+        #expect(abs((depth["farthestDepth"] as? Double ?? 0) - 2.0) < 0.001)
+        #expect((byRole["hairMatte"]?["image"] as? [String: Any])?["width"] as? Int == 96)
+        #expect((summary["exif"] as? [String: Any])?["make"] as? String == "Mattebox")
+        #expect((summary["libheif"] as? String)?.hasPrefix("opens it (3 auxiliary images") == true)
+
+        let text = mattebox(["inspect", output, "--sheet", folder.appendingPathComponent("sheet.png").path])
+        #expect(text.status == 0, "\(text.errors)")
+        #expect(text.output.contains("representation: uniform Z, z-near 0.500000, z-far 2.000000"))
+        #expect(text.output.contains("type urn:com:apple:photo:2019:aux:semantichairmatte"))
+        let sheet = try ImageDecoder.decodePhoto(at: folder.appendingPathComponent("sheet.png")).primary
+        // Four columns (primary, depth, hair, portrait) over two rows of 240-pixel images plus captions.
+        #expect(sheet.width > 4 * 360 && sheet.height > 2 * 240)
+    }
+
+    @Test func exportRefusesADepthMapThatCannotLineUp() throws {
+        let turned = folder.appendingPathComponent("turned.png")
+        try AtomicFile.write(try ImageEncoder.encode(TestImages.matte(width: 64, height: 96), as: .png), to: turned)
+        let result = mattebox(["export", samplePhoto, "-o", folder.appendingPathComponent("x.heic").path, "--depth", turned.path])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("turned.png: depth is 64x96, which does not line up with the 96x64 photo"))
+        #expect(result.errors.contains("looks turned by 90°"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.heic").path))
+    }
+
+    @Test func inspectNamesTheFileOfABrokenHEIF() throws {
+        let broken = folder.appendingPathComponent("broken.heic")
+        let files = try writeAuxiliaryFiles()
+        let whole = folder.appendingPathComponent("whole.heic")
+        #expect(mattebox(["export", samplePhoto, "-o", whole.path, "--depth", files.depth, "--preset", "ultrafast"]).status == 0)
+        let bytes = try Data(contentsOf: whole)
+        try bytes.prefix(bytes.count / 2).write(to: broken)
+        let result = mattebox(["inspect", broken.path])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("\(broken.path): malformed HEIF"))
+    }
+
+    @Test func theHEIFPluginRefusesAPhotoWithoutTheRolesItRequires() throws {
+        let pipeline = folder.appendingPathComponent("needs-depth.yaml")
+        try """
+            stages:
+              - plugin: org.mattebox.heif
+                params: { require: "depth", preset: ultrafast }
+            """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let result = mattebox(["process", samplePhoto, "-o", folder.path, "--pipeline", pipeline.path])
+        #expect(result.status == 1)
+        #expect(result.output.contains("the photo has no depth to package (it has: primary)"))
+    }
+
+    @Test(.enabled(if: heicSamples != nil, "../shared/heic-samples is not beside this checkout; skipping iPhone samples"))
+    func aPipelineRewritesEveryIPhoneSampleKeepingEveryAuxiliaryImage() throws {
+        let pipeline = folder.appendingPathComponent("package.yaml")
+        try """
+            stages:
+              - plugin: org.mattebox.heif
+                params: { quality: 80, preset: ultrafast }
+            """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let inputs = try FileManager.default.contentsOfDirectory(at: heicSamples!, includingPropertiesForKeys: nil)
+            .filter { ["heic", "HEIC"].contains($0.pathExtension) }.sorted { $0.path < $1.path }
+        // A truncated copy fails alone; the others go on.
+        let truncated = folder.appendingPathComponent("truncated.heic")
+        try Data(contentsOf: inputs[0]).prefix(50_000).write(to: truncated)
+        let out = folder.appendingPathComponent("out")
+        let result = mattebox(["process"] + (inputs + [truncated]).map(\.path) + ["-o", out.path, "--pipeline", pipeline.path, "--json"])
+        #expect(result.status == 1)
+        let report = try json(result)
+        #expect(report["succeeded"] as? Int == inputs.count)
+        let photos = try #require(report["photos"] as? [[String: Any]])
+        let failed = photos.first { $0["status"] as? String == "failed" }
+        #expect((failed?["error"] as? String)?.hasPrefix("\(truncated.path): ") == true)
+
+        for input in inputs {
+            let before = try json(mattebox(["inspect", input.path, "--json"]))
+            let rewritten = out.appendingPathComponent(input.deletingPathExtension().lastPathComponent + ".heic")
+            let after = try json(mattebox(["inspect", rewritten.path, "--json"]))
+            #expect(after["orientation"] as? Int == before["orientation"] as? Int, "\(input.lastPathComponent)")
+            #expect(auxiliarySignature(after) == auxiliarySignature(before), "\(input.lastPathComponent)")
+            #expect((after["libheif"] as? String)?.hasPrefix("opens it") == true, "\(input.lastPathComponent)")
+        }
+    }
+
+    /// Each auxiliary image's type and displayed size, sorted.
+    private func auxiliarySignature(_ summary: [String: Any]) -> [String] {
+        ((summary["auxiliary"] as? [[String: Any]]) ?? []).map { aux in
+            let image = aux["image"] as? [String: Any] ?? [:]
+            return "\(aux["type"] ?? "?") \(image["width"] ?? 0)x\(image["height"] ?? 0)"
+        }.sorted()
+    }
+}
