@@ -10,7 +10,7 @@ BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
 	libopencv-dev opencv-data libimage-exiftool-perl
 
-.PHONY: deps build test demo install samples clean
+.PHONY: deps build test demo bench install samples clean
 
 ## deps: install the Debian packages Mattebox builds on (only those missing)
 deps:
@@ -39,7 +39,17 @@ demo: build
 		--pipeline Samples/pipelines/selfie-mirrored.yaml --timings
 	$(BIN_DIR)/mattebox process Samples/photos/orientation-6.jpg -o demo-out/samples \
 		--pipeline Samples/pipelines/sample-plugins.yaml
+	$(BIN_DIR)/mattebox export Samples/photos/selfie-front.jpg -o demo-out/heif/selfie.heic \
+		--depth Samples/photos/selfie-front.depth.png --portrait-matte Samples/photos/selfie-front.matte.png
+	$(BIN_DIR)/mattebox inspect demo-out/heif/selfie.heic --sheet demo-out/heif/selfie-sheet.png
+	$(BIN_DIR)/mattebox process demo-out/heif/selfie.heic -o demo-out/heif/rewritten \
+		--pipeline Samples/pipelines/heif-package.yaml
 	@echo "Results are in demo-out/"
+
+## bench: release build, then time HEIF export/inspect/rewrite of a 12 MP portrait
+bench: deps
+	$(SWIFT) build -c release
+	Samples/bench/heif-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out
 
 ## samples: regenerate the small bundled sample photos
 samples: deps
@@ -50,8 +60,8 @@ install: deps
 	$(SWIFT) build -c release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(PREFIX)/include/mattebox
 	install -m 755 $$($(SWIFT) build -c release --show-bin-path)/mattebox $(DESTDIR)$(PREFIX)/bin/mattebox
-	install -m 644 $$($(SWIFT) build -c release --show-bin-path)/libMattebox{Orientation,Mirroring}.so $(DESTDIR)$(PLUGIN_DIR)/
+	install -m 644 $$($(SWIFT) build -c release --show-bin-path)/libMattebox{Orientation,Mirroring,HEIFPackaging}.so $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(DESTDIR)$(PREFIX)/include/mattebox/plugin.h
 
 clean:
-	rm -rf .build demo-out
+	rm -rf .build demo-out bench-out
