@@ -24,7 +24,7 @@ final class HEIFPackaging: PhotoProcessor {
             + packagedRoles.map { Port(role: $0, optional: true, description: "packaged as an auxiliary image") },
         outputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo, to be written as HEIF")],
         parameters: [
-            Parameter("quality", .int(default: 90, range: 1...100), description: "HEVC quality of every image"),
+            Parameter("quality", .int(default: 75, range: 1...100), description: "HEVC quality of every image"),
             Parameter(
                 "preset", .choice(default: "auto", values: ["auto"] + presets),
                 description: "x265 preset; auto follows the capture's quality prioritisation (speed: ultrafast, balanced: fast, quality: slow)"),

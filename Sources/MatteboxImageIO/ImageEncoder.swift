@@ -8,6 +8,9 @@ import MatteboxHEIF
 public enum OutputFormat: String, Sendable, CaseIterable {
     case jpeg, png, heic
 
+    /// The quality used when none is asked for.
+    public var defaultQuality: Int { self == .heic ? HEIFWriteOptions.defaultQuality : 92 }
+
     public var fileExtension: String {
         switch self {
         case .jpeg: return "jpg"

@@ -7,7 +7,8 @@ import MatteboxImageIO
 public struct BatchOptions: Sendable {
     public var outputDirectory: URL
     public var format: OutputFormat = .jpeg
-    public var quality: Int = 92
+    /// Nil: 92 for JPEG, 75 for HEIF.
+    public var quality: Int?
     /// Overrides the camera position read from EXIF (for mirroring policies).
     public var cameraPosition: CameraPosition?
     /// Auxiliary images to attach to the input photo, by role.
@@ -67,7 +68,7 @@ public struct BatchProcessor: Sendable {
             let heif = HEIFWriteOptions(
                 preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize)
             let encoded = try ImageEncoder.encode(
-                photo, as: format, quality: request.quality ?? options.quality, heif: heif)
+                photo, as: format, quality: request.quality ?? options.quality ?? format.defaultQuality, heif: heif)
             let destination = options.outputDirectory.appendingPathComponent("\(outputStem).\(format.fileExtension)")
             try AtomicFile.write(encoded, to: destination)
             outcome.output = destination.path

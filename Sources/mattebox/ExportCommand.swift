@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
     var matte: [String] = []
     @Option(help: "The range 8- or 16-bit depth/disparity values map onto, MIN:MAX (metres, or 1/m).")
     var depthRange: String?
-    @Option(help: "HEVC quality, 1-100.") var quality: Int = 90
+    @Option(help: "HEVC quality, 1-100.") var quality: Int = HEIFWriteOptions.defaultQuality
     @Option(help: "x265 preset (ultrafast ... slower); default follows the capture quality, 'fast'.")
     var preset: String?
     @Option(help: "Longest side of the thumbnail; 0 for none.") var thumbnailSize: Int = 320

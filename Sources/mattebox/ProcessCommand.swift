@@ -21,7 +21,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Pipeline file (YAML) listing the stages.") var pipeline: String?
     @Option(help: "Output format: jpeg, png or heic (heic keeps depth and mattes in the file).")
     var format: String = "jpeg"
-    @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int = 92
+    @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: Int?
     @Option(help: "Camera position for mirroring policies: front, back, external (default: from EXIF).")
     var cameraPosition: String?
     @Option(name: .customLong("aux"), help: "Attach an auxiliary image to the photo: ROLE=FILE (e.g. depth=d.png).")
@@ -41,7 +41,7 @@ struct ProcessCommand: ParsableCommand {
         guard let outputFormat = OutputFormat(rawValue: format) else {
             throw ValidationError("--format must be jpeg, png or heic, not \(format)")
         }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100") }
+        guard quality.map({ (1...100).contains($0) }) ?? true else { throw ValidationError("--quality must be 1...100") }
         options.format = outputFormat
         options.quality = quality
         options.writeAuxiliaryPNGs = auxPng
