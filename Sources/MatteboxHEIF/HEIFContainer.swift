@@ -40,8 +40,10 @@ struct HEIFContainer {
     private var itemData: Range<Int>?
 
     static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
+    /// Brands of AV1 image files, which share the container but are left to libvips.
+    static let av1Brands: Set<String> = ["avif", "avis"]
 
-    /// True when the bytes start with an `ftyp` naming a HEIF image brand.
+    /// True when the bytes start with an `ftyp` naming a HEIF (HEVC) image brand.
     static func looksLikeHEIF(_ prefix: [UInt8]) -> Bool {
         guard prefix.count >= 12, FourCC.string(prefix[4..<8]) == "ftyp" else { return false }
         let size = min(prefix.count, Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3]))
@@ -51,7 +53,8 @@ struct HEIFContainer {
             brands.append(FourCC.string(prefix[offset..<offset + 4]))
             offset += 4
         }
-        return brands.contains { imageBrands.contains($0) }
+        let hevc = brands.contains { imageBrands.contains($0) && $0 != "mif1" && $0 != "msf1" }
+        return hevc || (brands.contains { imageBrands.contains($0) } && !brands.contains { av1Brands.contains($0) })
     }
 
     init(bytes: [UInt8]) throws {

@@ -1,0 +1,32 @@
+import MatteboxCore
+import MatteboxTestSupport
+import Testing
+
+@testable import MatteboxPluginHost
+
+/// The ABI 1.1 `output.*` keys a packaging stage sets for the sink.
+@Suite struct OutputRequestKeyTests {
+    var photo = Photo(primary: TestImages.pattern())
+
+    @Test mutating func validValuesReachTheOutputRequest() throws {
+        try MetadataAccess.setString("output.format", "heic", on: &photo)
+        try MetadataAccess.setString("output.encoderPreset", "slow", on: &photo)
+        try MetadataAccess.setInteger("output.quality", 60, on: &photo)
+        try MetadataAccess.setInteger("output.thumbnailSize", 0, on: &photo)
+        #expect(photo.metadata.output.format == "heic")
+        #expect(photo.metadata.output.encoderPreset == "slow")
+        #expect(photo.metadata.output.quality == 60)
+        #expect(photo.metadata.output.thumbnailSize == 0)
+        #expect(try MetadataAccess.integer("output.quality", of: photo) == 60)
+        #expect(try MetadataAccess.string("output.format", of: photo) == "heic")
+    }
+
+    @Test mutating func badValuesAreRefusedWithTheChoices() {
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setString("output.format", "gif", on: &photo) }
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setInteger("output.quality", 0, on: &photo) }
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setString("output.encoderPreset", "placebo", on: &photo) }
+        #expect(photo.metadata.output == OutputRequest())
+        // Unset keys read as absent, not as a default.
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.integer("output.quality", of: photo) }
+    }
+}
