@@ -146,19 +146,9 @@ public enum HEIFWriter {
 
     /// The primary as 3-channel 8- or 16-bit pixels (grey is spread, alpha dropped).
     private static func rgb(_ image: PixelImage) throws -> PixelImage {
-        if image.channels == 3, image.format != .float32 { return image }
         guard image.format != .float32 else {
             throw MatteboxError("a float primary image cannot be written as HEIF; convert it to 8 or 16 bits first")
         }
-        let result = PixelImage(width: image.width, height: image.height, channels: 3, format: image.format)
-        let bytes = image.format.bytesPerSample
-        for i in 0..<(image.width * image.height) {
-            for c in 0..<3 {
-                let source = image.channels >= 3 ? c : 0
-                (result.data + (i * 3 + c) * bytes).copyMemory(
-                    from: image.data + (i * image.channels + source) * bytes, byteCount: bytes)
-            }
-        }
-        return result
+        return image.converted(channels: 3, eightBit: false)
     }
 }

@@ -80,45 +80,15 @@ enum StorablePixels {
 
     /// Channel 0 as 8 bits: 16-bit keeps its high byte, float is clamped to 0...1.
     static func firstChannelAs8Bit(_ image: PixelImage) -> PixelImage {
-        convert(image, channels: 1)
+        image.converted(channels: 1, eightBit: true)
     }
 
     /// Channel 0 alone, in the image's own sample format.
     static func firstChannel(_ image: PixelImage) -> PixelImage {
-        let result = PixelImage(width: image.width, height: image.height, channels: 1, format: image.format)
-        let bytes = image.format.bytesPerSample
-        for i in 0..<(image.width * image.height) {
-            (result.data + i * bytes).copyMemory(from: image.data + i * image.channels * bytes, byteCount: bytes)
-        }
-        return result
+        image.converted(channels: 1, eightBit: false)
     }
 
     private static func rgbAs8Bit(_ image: PixelImage) -> PixelImage {
-        convert(image, channels: image.channels >= 3 ? 3 : 1)
-    }
-
-    private static func convert(_ image: PixelImage, channels: Int) -> PixelImage {
-        let result = PixelImage(width: image.width, height: image.height, channels: channels, format: .uint8)
-        let output = result.data.assumingMemoryBound(to: UInt8.self)
-        let count = image.width * image.height
-        switch image.format {
-        case .uint8:
-            let input = image.data.assumingMemoryBound(to: UInt8.self)
-            for i in 0..<count { for c in 0..<channels { output[i * channels + c] = input[i * image.channels + c] } }
-        case .uint16:
-            let input = image.data.assumingMemoryBound(to: UInt16.self)
-            for i in 0..<count {
-                for c in 0..<channels { output[i * channels + c] = UInt8(input[i * image.channels + c] >> 8) }
-            }
-        case .float32:
-            let input = image.data.assumingMemoryBound(to: Float.self)
-            for i in 0..<count {
-                for c in 0..<channels {
-                    let value = input[i * image.channels + c]
-                    output[i * channels + c] = value.isFinite ? UInt8(max(0, min(255, (value * 255).rounded()))) : 0
-                }
-            }
-        }
-        return result
+        image.converted(channels: image.channels >= 3 ? 3 : 1, eightBit: true)
     }
 }

@@ -117,19 +117,7 @@ public enum ContactSheet {
     /// Any image as 8-bit RGB: grey is spread, 16-bit keeps its high byte,
     /// float is clamped to 0...1, alpha is dropped.
     static func rgb8(_ image: PixelImage) throws -> PixelImage {
-        if image.channels == 3, image.format == .uint8 { return image }
-        let result = PixelImage(width: image.width, height: image.height, channels: 3, format: .uint8)
-        let output = result.data.assumingMemoryBound(to: UInt8.self)
-        let scale = image.format == .uint8 ? 1.0 : image.format == .uint16 ? 1.0 / 257 : 255
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                for c in 0..<3 {
-                    let value = image.sample(x: x, y: y, channel: image.channels >= 3 ? c : 0) * scale
-                    output[(y * image.width + x) * 3 + c] = value.isFinite ? UInt8(max(0, min(255, value.rounded()))) : 0
-                }
-            }
-        }
-        return result
+        image.converted(channels: 3, eightBit: true)
     }
 
     static func resized(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
