@@ -75,11 +75,7 @@ public enum HEIFInspector {
         let xmp = try HEIFReader.xmp(describing: primaryID, in: container)
 
         var auxiliary: [HEIFSummary.Auxiliary] = []
-        for id in container.items(referencing: primaryID, by: "auxl") where id != primaryID {
-            guard case .auxiliaryType(let urn, let subtype)? = container.property("auxC", of: id)?.value else {
-                throw HEIFError.malformed("auxiliary item \(id) has no 'auxC' type")
-            }
-            let depth = AuxiliaryType.isDepth(urn) ? try DepthRepresentationSEI.decode(subtype) : nil
+        for (id, urn, depth) in try HEIFReader.auxiliaryItems(of: primaryID, in: container) {
             let auxXMP = try HEIFReader.xmp(describing: id, in: container)
             auxiliary.append(
                 HEIFSummary.Auxiliary(

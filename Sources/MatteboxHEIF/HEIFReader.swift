@@ -42,14 +42,7 @@ public enum HEIFReader {
         metadata.orientation = HEIFOrientation.orientation(of: primaryTransforms)
 
         var photo = Photo(primary: primary, metadata: metadata)
-        for id in container.items(referencing: primaryID, by: "auxl") {
-            guard id != primaryID else {
-                throw HEIFError.malformed("item \(id) is named an auxiliary image of itself")
-            }
-            guard case .auxiliaryType(let urn, let subtype)? = container.property("auxC", of: id)?.value else {
-                throw HEIFError.malformed("auxiliary item \(id) has no 'auxC' type")
-            }
-            let depth = AuxiliaryType.isDepth(urn) ? try DepthRepresentationSEI.decode(subtype) : nil
+        for (id, urn, depth) in try auxiliaryItems(of: primaryID, in: container) {
             var role = AuxiliaryType.role(for: urn, depth: depth)
             var suffix = 2
             while photo.auxiliary[role] != nil {
@@ -70,16 +63,29 @@ public enum HEIFReader {
     }
 
     static func readBytes(_ url: URL) throws -> [UInt8] {
-        var status = stat()
-        guard stat(url.path, &status) == 0 else { throw MatteboxError("\(url.path): \(String(cString: strerror(errno)))") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw MatteboxError("\(url.path): not a regular file") }
-        guard status.st_size <= 2_000_000_000 else {
-            throw MatteboxError("\(url.path): \(status.st_size) bytes is larger than Mattebox reads (2 GB)")
+        let size = try InputFile.checkReadable(url)
+        guard size <= 2_000_000_000 else {
+            throw MatteboxError("\(url.path): \(size) bytes is larger than Mattebox reads (2 GB)")
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw MatteboxError("\(url.path): cannot be read")
         }
         return [UInt8](data)
+    }
+
+    /// The auxiliary images of `id`: item, type URN and (for depth) representation.
+    static func auxiliaryItems(of id: UInt32, in container: HEIFContainer) throws
+        -> [(id: UInt32, urn: String, depth: DepthRepresentation?)]
+    {
+        try container.items(referencing: id, by: "auxl").map { auxID in
+            guard auxID != id else {
+                throw HEIFError.malformed("item \(auxID) is named an auxiliary image of itself")
+            }
+            guard case .auxiliaryType(let urn, let subtype)? = container.property("auxC", of: auxID)?.value else {
+                throw HEIFError.malformed("auxiliary item \(auxID) has no 'auxC' type")
+            }
+            return (auxID, urn, AuxiliaryType.isDepth(urn) ? try DepthRepresentationSEI.decode(subtype) : nil)
+        }
     }
 
     static func transformProperties(of id: UInt32, in container: HEIFContainer) -> [HEIFProperty] {

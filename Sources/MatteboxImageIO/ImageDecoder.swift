@@ -9,7 +9,7 @@ import MatteboxHEIF
 /// PNG, TIFF, WebP, anything libvips loads) is read by libvips.
 public enum ImageDecoder {
     public static func decodePhoto(at url: URL) throws -> Photo {
-        try checkReadable(url)
+        try InputFile.checkReadable(url)
         if HEIFReader.isHEIF(at: url) { return try HEIFReader.readPhoto(at: url) }
         try Vips.start()
         var decoded = mbx_decoded()
@@ -35,23 +35,9 @@ public enum ImageDecoder {
     /// format: 8-bit, 16-bit or float.
     public static func decodeAuxiliaryImage(at url: URL) throws -> PixelImage {
         try Vips.start()
-        try checkReadable(url)
+        try InputFile.checkReadable(url)
         var pixels = mbx_pixels()
         try Vips.call { mbx_vips_decode_mono_file(url.path, &pixels, $0) }
         return try Vips.image(adopting: pixels)
-    }
-
-    /// Gives the clear, short reasons before libvips gives a long one.
-    private static func checkReadable(_ url: URL) throws {
-        var status = stat()
-        guard stat(url.path, &status) == 0 else {
-            throw MatteboxError("\(url.path): \(String(cString: strerror(errno)))")
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw MatteboxError("\(url.path): not a regular file")
-        }
-        guard status.st_size > 0 else {
-            throw MatteboxError("\(url.path): empty file (0 bytes), not an image")
-        }
     }
 }
