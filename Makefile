@@ -8,9 +8,11 @@ PLUGIN_DIR = $(PREFIX)/lib/mattebox/plugins-1
 BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
-	libopencv-dev opencv-data libimage-exiftool-perl
+	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl
 
-.PHONY: deps build test demo bench install samples clean
+.PHONY: deps build test demo bench bench-quality install samples clean
+OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
+EVAL_DIR ?= ../shared/eval
 
 ## deps: install the Debian packages Mattebox builds on (only those missing)
 deps:
@@ -44,12 +46,23 @@ demo: build
 	$(BIN_DIR)/mattebox inspect demo-out/heif/selfie.heic --sheet demo-out/heif/selfie-sheet.png
 	$(BIN_DIR)/mattebox process demo-out/heif/selfie.heic -o demo-out/heif/rewritten \
 		--pipeline Samples/pipelines/heif-package.yaml
+	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/mattes --format heic \
+		--pipeline Samples/pipelines/portrait-mattes.yaml --aux-png --timings
+	$(BIN_DIR)/mattebox inspect demo-out/mattes/messi5.heic --sheet demo-out/mattes/messi5-sheet.png
+	$(BIN_DIR)/mattebox depth $(OPENCV_SAMPLES)/aloeL.jpg $(OPENCV_SAMPLES)/aloeR.jpg -o demo-out/depth/aloe.pfm
+	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/aloeL.jpg --aux org.mattebox.stereo-right=$(OPENCV_SAMPLES)/aloeR.jpg \
+		-o demo-out/depth --format heic --pipeline Samples/pipelines/stereo-depth.yaml --aux-png
 	@echo "Results are in demo-out/"
 
 ## bench: release build, then time HEIF export/inspect/rewrite of a 12 MP portrait
 bench: deps
 	$(SWIFT) build -c release
 	Samples/bench/heif-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out
+
+## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR) (release build)
+bench-quality: deps
+	$(SWIFT) build -c release
+	$$($(SWIFT) build -c release --show-bin-path)/mattebox evaluate $(EVAL_DIR) | tee bench-quality.md
 
 ## samples: regenerate the small bundled sample photos
 samples: deps
@@ -60,8 +73,8 @@ install: deps
 	$(SWIFT) build -c release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(PREFIX)/include/mattebox
 	install -m 755 $$($(SWIFT) build -c release --show-bin-path)/mattebox $(DESTDIR)$(PREFIX)/bin/mattebox
-	install -m 644 $$($(SWIFT) build -c release --show-bin-path)/libMattebox{Orientation,Mirroring,HEIFPackaging}.so $(DESTDIR)$(PLUGIN_DIR)/
+	install -m 644 $$($(SWIFT) build -c release --show-bin-path)/libMattebox{Orientation,Mirroring,HEIFPackaging,Depth,PortraitMatte,SemanticMattes}.so $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(DESTDIR)$(PREFIX)/include/mattebox/plugin.h
 
 clean:
-	rm -rf .build demo-out bench-out
+	rm -rf .build demo-out bench-out bench-quality.md

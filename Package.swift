@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "MatteboxOrientation", type: .dynamic, targets: ["MatteboxOrientation"]),
         .library(name: "MatteboxMirroring", type: .dynamic, targets: ["MatteboxMirroring"]),
         .library(name: "MatteboxHEIFPackaging", type: .dynamic, targets: ["MatteboxHEIFPackaging"]),
+        .library(name: "MatteboxDepth", type: .dynamic, targets: ["MatteboxDepth"]),
+        .library(name: "MatteboxPortraitMatte", type: .dynamic, targets: ["MatteboxPortraitMatte"]),
+        .library(name: "MatteboxSemanticMattes", type: .dynamic, targets: ["MatteboxSemanticMattes"]),
         // Sample third-party plugins: one in plain C, one in Swift.
         .library(name: "MatteboxSampleInvert", type: .dynamic, targets: ["MatteboxSampleInvert"]),
         .library(name: "MatteboxSampleGrayscale", type: .dynamic, targets: ["MatteboxSampleGrayscale"]),
@@ -31,6 +34,12 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
         .target(name: "CHeifShim", dependencies: ["CHeif"]),
+        // OpenCV (C++) behind a small C API, for the host and the vision plugins.
+        .target(
+            name: "CVision",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc"]
+                .map { .linkedLibrary($0) }),
 
         .target(name: "MatteboxCore"),
         .target(name: "MatteboxHEIF", dependencies: ["MatteboxCore", "CHeif", "CHeifShim"]),
@@ -42,16 +51,26 @@ let package = Package(
             name: "MatteboxPipeline",
             dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "Yams"]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI"]),
+        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "CVision"]),
+        .target(
+            name: "MatteboxEvaluation",
+            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
+        .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVision"]),
         .executableTarget(
             name: "mattebox",
             dependencies: [
                 "MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPipeline",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MatteboxVision", "MatteboxEvaluation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Orientation"),
         .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Mirroring"),
         .target(name: "MatteboxHEIFPackaging", dependencies: ["MatteboxPluginSDK"], path: "Plugins/HEIF"),
+        .target(name: "MatteboxDepth", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/Depth"),
+        .target(
+            name: "MatteboxPortraitMatte", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/PortraitMatte"),
+        .target(
+            name: "MatteboxSemanticMattes", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/SemanticMattes"),
         .target(
             name: "MatteboxSampleInvert", dependencies: ["CMatteboxPluginABI"], path: "Samples/plugins/c-invert",
             publicHeadersPath: "."),
@@ -79,6 +98,13 @@ let package = Package(
         .testTarget(
             name: "PluginsTests",
             dependencies: ["MatteboxPipeline", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "MatteboxEvaluationTests",
+            dependencies: [
+                "MatteboxEvaluation", "MatteboxVision", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost",
+                "MatteboxTestSupport",
+            ]),
         .testTarget(name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxTestSupport"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

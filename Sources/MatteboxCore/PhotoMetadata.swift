@@ -17,6 +17,9 @@ public struct PhotoMetadata: Sendable {
     public var auxiliaryInfo: [ImageRole: AuxiliaryImageInfo] = [:]
     /// How stages asked for this photo to be written.
     public var output = OutputRequest()
+    /// Free-form notes stages leave for the user ("note.<name>" keys), e.g.
+    /// why no portrait matte was made.
+    public var notes: [String: String] = [:]
 
     public init() {}
 

@@ -27,6 +27,8 @@ public struct PhotoOutcome: Sendable, Codable {
     public var status: Status
     public var output: String?
     public var auxiliaryOutputs: [String] = []
+    /// Notes stages left (e.g. why no portrait matte was made).
+    public var notes: [String: String] = [:]
     public var error: String?
     public var decodeSeconds: Double = 0
     public var stages: [StageReport] = []
@@ -58,6 +60,7 @@ public struct BatchProcessor: Sendable {
             outcome.decodeSeconds = clock.secondsSince
             do {
                 outcome.stages = try runner.run(&photo)
+                outcome.notes = photo.metadata.notes
             } catch {
                 outcome.stages = error.reports
                 throw MatteboxError(error.message)

@@ -62,6 +62,7 @@ enum MetadataAccess {
         case "capture.quality": value = metadata.capture.quality.rawValue
         case "output.format": value = metadata.output.format
         case "output.encoderPreset": value = metadata.output.encoderPreset
+        case _ where key.hasPrefix(notePrefix): value = metadata.notes[String(key.dropFirst(notePrefix.count))]
         default: throw .notFound
         }
         guard let value else { throw .notFound }
@@ -95,9 +96,18 @@ enum MetadataAccess {
             photo.metadata.output.encoderPreset = value
         case "exif.make", "exif.model", "exif.dateTimeOriginal":
             throw .invalid("\(key) is read-only")
+        case _ where key.hasPrefix(notePrefix):
+            let name = String(key.dropFirst(notePrefix.count))
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                throw .invalid("note names are letters, digits, - _ and ., not \"\(name)\"")
+            }
+            photo.metadata.notes[name] = value
         default: throw .notFound
         }
     }
+
+    /// Keys under this prefix are free-form notes (ABI 1.2).
+    static let notePrefix = "note."
 
     private static func present<T>(_ value: T?) throws(Failure) -> T {
         guard let value else { throw .notFound }
@@ -108,6 +118,10 @@ enum MetadataAccess {
         switch key {
         case "exif.location": photo.metadata.stripLocation = true
         case "xmp": photo.metadata.xmp = nil
+        case _ where key.hasPrefix(notePrefix):
+            guard photo.metadata.notes.removeValue(forKey: String(key.dropFirst(notePrefix.count))) != nil else {
+                throw .notFound
+            }
         default: throw .notFound
         }
     }

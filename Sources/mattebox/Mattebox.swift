@@ -16,6 +16,7 @@ struct Mattebox: ParsableCommand {
             """,
         version: MatteboxVersion.current,
         subcommands: [
-            ProcessCommand.self, ExportCommand.self, InspectCommand.self, PluginsCommand.self, PipelineCommand.self,
+            ProcessCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
+            EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self,
         ])
 }

@@ -89,6 +89,7 @@ struct ProcessCommand: ParsableCommand {
         if let output = outcome.output {
             print("\(prefix) \(outcome.input) -> \(output)")
             for extra in outcome.auxiliaryOutputs { print("      + \(extra)") }
+            for (name, note) in outcome.notes.sorted(by: { $0.key < $1.key }) { print("      note \(name): \(note)") }
         } else {
             print("\(prefix) FAILED \(outcome.error ?? outcome.input)")
         }

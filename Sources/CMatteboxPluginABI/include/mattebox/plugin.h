@@ -55,7 +55,7 @@ extern "C" {
 #endif
 
 #define MBX_ABI_MAJOR 1
-#define MBX_ABI_MINOR 1
+#define MBX_ABI_MINOR 2
 
 /* The exported entry point's name, for dlsym. */
 #define MBX_ENTRY_POINT_NAME "mbx_plugin_get"
@@ -104,6 +104,12 @@ typedef int32_t mbx_status;
 #define MBX_META_OUTPUT_QUALITY "output.quality"  /* int 1..100 */
 #define MBX_META_OUTPUT_PRESET "output.encoderPreset" /* x265 preset: "ultrafast" .. "slower" */
 #define MBX_META_OUTPUT_THUMBNAIL "output.thumbnailSize" /* int: HEIF thumbnail's longest side, 0 = none */
+/* Since ABI 1.2: free-form string notes under "note.<name>", reported with the
+ * photo (e.g. why a stage produced no matte). Names: letters, digits, - _ . */
+#define MBX_META_NOTE_PREFIX "note."
+#define MBX_META_NOTE_PORTRAIT_MATTE "note.portraitMatte"   /* why no portrait matte */
+#define MBX_META_NOTE_SEMANTIC_MATTES "note.semanticMattes" /* why some semantic mattes are absent */
+#define MBX_META_NOTE_DEPTH "note.depth"                     /* where depth came from */
 
 /* ---- image views ------------------------------------------------------ */
 

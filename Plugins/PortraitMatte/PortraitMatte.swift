@@ -1,0 +1,61 @@
+import MatteboxVisionPluginKit
+import MatteboxPluginSDK
+
+/// The portrait effects matte an iPhone stores with portrait photos: the
+/// person around the largest face, soft at hair, at half the primary's size.
+/// As on iOS it is made only when a face is found; otherwise the photo gets
+/// a note saying why.
+final class PortraitMatte: PhotoProcessor {
+    static let description = ProcessorDescription(
+        id: "org.mattebox.portrait-matte", name: "Portrait matte",
+        summary: "Finds the person around the largest face (Haar cascade, GrabCut, guided filter)",
+        vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
+        inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)")],
+        outputs: [Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "8-bit, 255 = person; only with a face")],
+        parameters: VisionParameters.common + [
+            Parameter("replace", .bool(default: false), description: "replace a portrait matte the photo already has (e.g. an iPhone's)")
+        ])
+
+    private let settings: VisionParameters
+    private let replace: Bool
+
+    init(parameters: PluginParameters) throws {
+        settings = try VisionParameters(parameters)
+        replace = try parameters.bool("replace")
+    }
+
+    func process(_ photo: PluginPhoto) throws {
+        if !replace, photo.image(MBX_ROLE_PORTRAIT_MATTE) != nil { return }
+        guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
+        var options = settings.options(for: photo)
+        let found = try settings.cascadeDirectory.withCString { cascades -> mbx_cv_rect? in
+            options.cascade_dir = cascades
+            var face = mbx_cv_rect()
+            var found: Int32 = 0
+            var error = mbx_cv_error()
+            var view = primary.visionImage
+            guard mbx_cv_find_face(&view, &options, &face, &found, &error) == 0 else {
+                throw PluginError("finding faces: \(error.text)")
+            }
+            guard found != 0 else { return nil }
+            let (width, height) = settings.matteSize(of: primary)
+            let matte = try photo.createImage(
+                MBX_ROLE_PORTRAIT_MATTE, width: width, height: height, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8))
+            var plane = matte.visionPlane
+            guard mbx_cv_portrait_matte(&view, &options, face, &plane, &error) == 0 else {
+                try? photo.removeImage(MBX_ROLE_PORTRAIT_MATTE)
+                throw PluginError("portrait matte: \(error.text)")
+            }
+            return face
+        }
+        if found == nil {
+            try photo.setString(MBX_META_NOTE_PORTRAIT_MATTE, "no face found, so no portrait matte (as on iOS)")
+            photo.log("no face found; no portrait matte")
+        }
+    }
+}
+
+@_cdecl("mbx_plugin_get")
+public func mbx_plugin_get(_ index: UInt32, _ host: UnsafePointer<mbx_host_api>?) -> UnsafePointer<mbx_plugin_descriptor>? {
+    PluginExport.descriptor(index: index, host: host, processors: [PortraitMatte.self])
+}

@@ -1,0 +1,105 @@
+import MatteboxPluginSDK
+import MatteboxVisionPluginKit
+
+/// The semantic segmentation mattes an iPhone stores (hair, skin, teeth) for
+/// the person around the largest face. Like iOS they are made only when a
+/// face is found, and teeth only when the mouth shows them; the photo gets a
+/// note for each matte left out and why.
+final class SemanticMattes: PhotoProcessor {
+    static let roles = ["hair": MBX_ROLE_HAIR_MATTE, "skin": MBX_ROLE_SKIN_MATTE, "teeth": MBX_ROLE_TEETH_MATTE]
+
+    static let description = ProcessorDescription(
+        id: "org.mattebox.semantic-mattes", name: "Semantic mattes",
+        summary: "Hair, skin and teeth mattes around the largest face (colour models, GrabCut, guided filter)",
+        vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
+        inputs: [
+            Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)"),
+            Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "the person; computed when absent"),
+        ],
+        outputs: [
+            Port(role: MBX_ROLE_HAIR_MATTE, optional: true, description: "8-bit; only with a face and hair"),
+            Port(role: MBX_ROLE_SKIN_MATTE, optional: true, description: "8-bit; only with a face"),
+            Port(role: MBX_ROLE_TEETH_MATTE, optional: true, description: "8-bit; only when teeth show"),
+        ],
+        parameters: VisionParameters.common + [
+            Parameter("mattes", .string(default: "hair,skin,teeth"), description: "which mattes to make, comma-separated"),
+            Parameter("replace", .bool(default: false), description: "replace mattes the photo already has (e.g. an iPhone's)"),
+        ])
+
+    private let settings: VisionParameters
+    private let wanted: Set<String>
+    private let replace: Bool
+
+    init(parameters: PluginParameters) throws {
+        settings = try VisionParameters(parameters)
+        replace = try parameters.bool("replace")
+        let names = try parameters.string("mattes").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
+        guard !names.isEmpty, names.allSatisfy({ SemanticMattes.roles[$0] != nil }) else {
+            throw PluginError("mattes takes hair, skin and/or teeth, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
+        }
+        wanted = Set(names)
+    }
+
+    func process(_ photo: PluginPhoto) throws {
+        let todo = wanted.filter { replace || photo.image(SemanticMattes.roles[$0]!) == nil }
+        guard !todo.isEmpty else { return }
+        guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
+        var options = settings.options(for: photo)
+        let (width, height) = settings.matteSize(of: primary)
+        let note = try settings.cascadeDirectory.withCString { cascades -> String? in
+            options.cascade_dir = cascades
+            var view = primary.visionImage
+            var error = mbx_cv_error()
+            var face = mbx_cv_rect()
+            var found: Int32 = 0
+            guard mbx_cv_find_face(&view, &options, &face, &found, &error) == 0 else {
+                throw PluginError("finding faces: \(error.text)")
+            }
+            guard found != 0 else { return "no face found, so no semantic mattes (as on iOS)" }
+            var planes = mbx_cv_semantic_planes()
+            var made: [String] = []
+            for name in todo.sorted() {
+                let image = try photo.createImage(
+                    SemanticMattes.roles[name]!, width: width, height: height, channels: 1,
+                    format: mbx_sample_format(MBX_SAMPLE_U8))
+                made.append(name)
+                switch name {
+                case "hair": planes.hair = image.visionPlane
+                case "skin": planes.skin = image.visionPlane
+                default: planes.teeth = image.visionPlane
+                }
+            }
+            let status: Int32
+            if var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage {
+                status = mbx_cv_semantic_mattes(&view, &options, face, &person, &planes, &error)
+            } else {
+                status = mbx_cv_semantic_mattes(&view, &options, face, nil, &planes, &error)
+            }
+            guard status == 0 else {
+                for name in made { try? photo.removeImage(SemanticMattes.roles[name]!) }
+                throw PluginError("semantic mattes: \(error.text)")
+            }
+            var absent: [String] = []
+            if todo.contains("hair"), let hair = photo.image(MBX_ROLE_HAIR_MATTE),
+                !(0..<hair.height).contains(where: { hair.row($0, as: UInt8.self).contains { $0 >= 128 } })
+            {
+                try photo.removeImage(MBX_ROLE_HAIR_MATTE)
+                absent.append("no hair found above the face, so no hair matte")
+            }
+            if todo.contains("teeth"), planes.teeth_found == 0 {
+                try photo.removeImage(MBX_ROLE_TEETH_MATTE)
+                absent.append("no teeth showing, so no teeth matte")
+            }
+            return absent.isEmpty ? nil : absent.joined(separator: "; ")
+        }
+        if let note {
+            try photo.setString(MBX_META_NOTE_SEMANTIC_MATTES, note)
+            photo.log(note)
+        }
+    }
+}
+
+@_cdecl("mbx_plugin_get")
+public func mbx_plugin_get(_ index: UInt32, _ host: UnsafePointer<mbx_host_api>?) -> UnsafePointer<mbx_plugin_descriptor>? {
+    PluginExport.descriptor(index: index, host: host, processors: [SemanticMattes.self])
+}

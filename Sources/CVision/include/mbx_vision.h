@@ -1,0 +1,134 @@
+/*
+ * mbx_vision.h — the C face of Mattebox's OpenCV code (stereo depth, stereo
+ * calibration, face finding and portrait/semantic mattes).
+ *
+ * OpenCV is C++; Swift and plugins in any language call these plain C
+ * functions instead. Every function returns 0 on success, or non-zero with a
+ * message in `error` saying what failed. No C++ exception crosses this line.
+ * Callers own every buffer: outputs are written into memory they allocated.
+ */
+#ifndef MBX_VISION_H
+#define MBX_VISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sample formats, the same numbers as the plugin ABI's MBX_SAMPLE_*. */
+#define MBX_CV_U8 1
+#define MBX_CV_U16 2
+#define MBX_CV_F32 3
+
+/* An interleaved image someone else owns: 1 (grey), 3 (RGB) or 4 (RGBA) channels. */
+typedef struct mbx_cv_image {
+    void *data;
+    int width;
+    int height;
+    int channels;
+    int format;
+    size_t stride; /* bytes from one row to the next */
+} mbx_cv_image;
+
+typedef struct mbx_cv_error {
+    char message[512];
+} mbx_cv_error;
+
+typedef struct mbx_cv_rect {
+    int x, y, width, height;
+} mbx_cv_rect;
+
+/* ---- Stereo ---------------------------------------------------------- */
+
+typedef struct mbx_cv_stereo_options {
+    int num_disparities; /* search range in pixels; 0 = a sixth of the width, rounded up to 16 */
+    int refine;          /* 1: edge-aware weighted median at holes and depth edges; 0: grey SGBM and
+                            background filling only; -1: the plain colour SGBM reference (for comparisons) */
+    const char *calibration_path; /* NULL, or a file from mbx_cv_calibrate_stereo: rectify first */
+    int out_width;       /* 0: the views' size; else match at this size (disparities scale with it) */
+    int out_height;
+} mbx_cv_stereo_options;
+
+typedef struct mbx_cv_stereo_result {
+    double valid_fraction;   /* share of pixels SGBM matched before filling */
+    int num_disparities;     /* the range actually searched */
+    double focal_px;         /* from the calibration, else 0 */
+    double baseline;         /* from the calibration, in its units (the square size's), else 0 */
+} mbx_cv_stereo_result;
+
+/* Disparity in pixels of the left view at the matching size, every pixel
+ * filled: out holds out_width * out_height floats (or the views' size).
+ * Both views must have the same size. focal_px is at the matching size. */
+int mbx_cv_stereo_disparity(const mbx_cv_image *left, const mbx_cv_image *right,
+                            const mbx_cv_stereo_options *options, float *out,
+                            mbx_cv_stereo_result *result, mbx_cv_error *error);
+
+/* Fills holes (value <= 0) of a depth frame and smooths it along the edges of
+ * `guide` (the colour photo, any size: it is resized to the depth's). */
+int mbx_cv_fill_depth(const mbx_cv_image *guide, float *depth, int width, int height,
+                      mbx_cv_error *error);
+
+/* ---- Stereo calibration --------------------------------------------- */
+
+typedef struct mbx_cv_calibration {
+    double rms;        /* stereo reprojection error, pixels */
+    double left_rms;
+    double right_rms;
+    int pairs_used;    /* pairs where the board was found in both views */
+    double focal_px;   /* of the rectified views */
+    double baseline;   /* in the square size's units */
+} mbx_cv_calibration;
+
+/* Calibrates a stereo camera from chessboard views (inner corners cols x rows),
+ * writes K1 D1 K2 D2 R T E F R1 R2 P1 P2 Q and the image size to output_path
+ * (OpenCV YAML), and reports the errors. found[i] says whether pair i was used. */
+int mbx_cv_calibrate_stereo(const mbx_cv_image *lefts, const mbx_cv_image *rights, int count,
+                            int board_cols, int board_rows, double square_size,
+                            const char *output_path, int *found, mbx_cv_calibration *result,
+                            mbx_cv_error *error);
+
+/* ---- Faces and mattes ----------------------------------------------- */
+
+/* How hard to work: 0 speed, 1 balanced, 2 quality (working resolution and refinement). */
+typedef struct mbx_cv_matte_options {
+    const char *cascade_dir; /* folder holding haarcascade_frontalface_default.xml */
+    int effort;
+    int orientation;         /* EXIF orientation of the stored pixels, 1..8: faces are found upright */
+} mbx_cv_matte_options;
+
+/* The largest upright face, in stored-pixel coordinates; *found = 0 when none. */
+int mbx_cv_find_face(const mbx_cv_image *image, const mbx_cv_matte_options *options,
+                     mbx_cv_rect *face, int *found, mbx_cv_error *error);
+
+/* A single-channel 8-bit output the caller allocated at the size it wants. */
+typedef struct mbx_cv_plane {
+    uint8_t *data; /* NULL: not wanted */
+    int width;
+    int height;
+    size_t stride;
+} mbx_cv_plane;
+
+/* The person around a face, soft at its edges. */
+int mbx_cv_portrait_matte(const mbx_cv_image *image, const mbx_cv_matte_options *options,
+                          mbx_cv_rect face, mbx_cv_plane *matte, mbx_cv_error *error);
+
+typedef struct mbx_cv_semantic_planes {
+    mbx_cv_plane hair;
+    mbx_cv_plane skin;
+    mbx_cv_plane teeth;
+    int teeth_found; /* out: 0 when the mouth shows no teeth (teeth then stays all zero) */
+} mbx_cv_semantic_planes;
+
+/* Hair, skin and teeth mattes for the person around a face. person may be
+ * NULL (it is then computed); it is the portrait matte at any size. */
+int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *options,
+                           mbx_cv_rect face, const mbx_cv_image *person,
+                           mbx_cv_semantic_planes *planes, mbx_cv_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

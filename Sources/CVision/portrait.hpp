@@ -1,0 +1,34 @@
+// The shared steps of the portrait and semantic mattes: an upright working
+// frame, the face in it, the person around the face and soft edges.
+#pragma once
+#include "mbx_vision.h"
+#include <opencv2/core.hpp>
+#include <string>
+
+namespace mbx {
+
+/// The photo upright and scaled to the working size its effort asks for,
+/// with the factor from stored pixels to working pixels.
+struct WorkingFrame {
+    cv::Mat colour; // 8-bit BGR, upright
+    cv::Size smallStoredSize; // the scaled photo before it was turned upright
+    int orientation = 1;
+    double scale = 1;
+
+    static WorkingFrame make(const mbx_cv_image &image, const mbx_cv_matte_options &options);
+    /// A face rectangle in stored pixels, in this frame's coordinates.
+    cv::Rect toWorking(const mbx_cv_rect &face) const;
+    /// A rectangle of this frame in stored pixels.
+    mbx_cv_rect toStored(const cv::Rect &rect) const;
+};
+
+/// The largest frontal face in an upright 8-bit BGR image.
+bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, cv::Rect &face);
+
+/// The person around the face as a hard 0/255 mask (GrabCut seeded from the face).
+cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, int effort);
+
+/// Softens a hard mask along the image's edges (guided filter), 0...255.
+cv::Mat softEdges(const cv::Mat &colour, const cv::Mat &mask, int radius);
+
+} // namespace mbx

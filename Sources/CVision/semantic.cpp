@@ -1,0 +1,206 @@
+// Hair, skin and teeth mattes around a face. Skin: a colour model learnt
+// from this face's own cheeks and forehead (Lab, robust Gaussian). Hair:
+// GrabCut inside the person, seeded above the forehead and kept off skin.
+// Teeth: bright, colourless pixels inside the mouth, only when there are
+// enough of them to be an open smile.
+#include "bridge.hpp"
+#include "portrait.hpp"
+#include <opencv2/imgproc.hpp>
+
+namespace mbx {
+
+namespace {
+
+/// A Gaussian colour model fitted to samples after dropping outliers.
+struct ColourModel {
+    cv::Vec3d mean;
+    cv::Matx33d inverseCovariance;
+
+    static ColourModel fit(const std::vector<cv::Vec3f> &samples) {
+        if (samples.size() < 20) throw Failure{"too few skin samples to model"};
+        cv::Mat all(int(samples.size()), 3, CV_32F, const_cast<cv::Vec3f *>(samples.data()));
+        // Median and median absolute deviation per channel; keep samples within 2.5 MADs.
+        cv::Vec3f median, spread;
+        for (int c = 0; c < 3; c++) {
+            std::vector<float> v(samples.size());
+            for (size_t i = 0; i < samples.size(); i++) v[i] = samples[i][c];
+            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+            median[c] = v[v.size() / 2];
+            for (auto &x : v) x = std::abs(x - median[c]);
+            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+            spread[c] = std::max(1.0f, 1.4826f * v[v.size() / 2]);
+        }
+        std::vector<cv::Vec3f> kept;
+        for (auto &s : samples) {
+            bool inlier = true;
+            for (int c = 0; c < 3; c++) inlier = inlier && std::abs(s[c] - median[c]) <= 2.5f * spread[c];
+            if (inlier) kept.push_back(s);
+        }
+        if (kept.size() < 10) kept = samples;
+        cv::Mat data(int(kept.size()), 3, CV_32F, kept.data()), covariance, mean;
+        cv::calcCovarMatrix(data, covariance, mean, cv::COVAR_NORMAL | cv::COVAR_ROWS | cv::COVAR_SCALE, CV_64F);
+        covariance += cv::Mat::eye(3, 3, CV_64F) * 4.0; // a floor for very even skin
+        // Shading changes lightness far more than hue: widen the model along L.
+        covariance.row(0) *= 4.0;
+        covariance.col(0) *= 4.0;
+        ColourModel model;
+        model.mean = cv::Vec3d(mean.at<double>(0), mean.at<double>(1), mean.at<double>(2));
+        model.inverseCovariance = cv::Matx33d(cv::Mat(covariance.inv()));
+        return model;
+    }
+
+    /// Squared Mahalanobis distance of every pixel of a Lab float image.
+    cv::Mat distance(const cv::Mat &lab) const {
+        cv::Mat out(lab.size(), CV_32F);
+        lab.forEach<cv::Vec3f>([&](const cv::Vec3f &p, const int *at) {
+            cv::Vec3d d(p[0] - mean[0], p[1] - mean[1], p[2] - mean[2]);
+            out.at<float>(at[0], at[1]) = float((d.t() * (inverseCovariance * d))(0));
+        });
+        return out;
+    }
+};
+
+cv::Mat toLab(const cv::Mat &colour) {
+    cv::Mat floats, lab;
+    colour.convertTo(floats, CV_32F, 1.0 / 255.0);
+    cv::cvtColor(floats, lab, cv::COLOR_BGR2Lab);
+    return lab;
+}
+
+void collect(const cv::Mat &lab, cv::Rect area, std::vector<cv::Vec3f> &samples) {
+    area &= cv::Rect(0, 0, lab.cols, lab.rows);
+    for (int y = area.y; y < area.y + area.height; y++)
+        for (int x = area.x; x < area.x + area.width; x++) samples.push_back(lab.at<cv::Vec3f>(y, x));
+}
+
+cv::Rect part(const cv::Rect &face, double x0, double y0, double x1, double y1) {
+    return cv::Rect(int(face.x + x0 * face.width), int(face.y + y0 * face.height), int((x1 - x0) * face.width),
+                    int((y1 - y0) * face.height));
+}
+
+/// Skin likelihood 0...255 from this face's own skin colour.
+cv::Mat skinLikelihood(const cv::Mat &lab, const cv::Rect &face) {
+    std::vector<cv::Vec3f> samples;
+    collect(lab, part(face, 0.18, 0.50, 0.36, 0.68), samples); // cheeks
+    collect(lab, part(face, 0.64, 0.50, 0.82, 0.68), samples);
+    collect(lab, part(face, 0.35, 0.12, 0.65, 0.25), samples); // forehead
+    collect(lab, part(face, 0.42, 0.42, 0.58, 0.58), samples); // between the eyes, top of the nose
+    ColourModel model = ColourModel::fit(samples);
+    cv::Mat distance = model.distance(lab);
+    // d² below 7.8 (95% of a 3-D Gaussian) is skin; above 16.3 (99.9%) is not.
+    cv::Mat likelihood;
+    distance.convertTo(likelihood, CV_32F, -1.0 / (16.3 - 7.8), 16.3 / (16.3 - 7.8));
+    cv::Mat out;
+    likelihood.convertTo(out, CV_8U, 255); // saturates outside 0...1
+    return out;
+}
+
+/// The skin of the face and neck: skin-coloured person pixels joined to the face.
+cv::Mat skinMask(const cv::Mat &likelihood, const cv::Mat &person, const cv::Rect &face) {
+    cv::Mat skin = (likelihood > 127) & person;
+    cv::morphologyEx(skin, skin, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    cv::Mat labels, stats, centroids;
+    int count = cv::connectedComponentsWithStats(skin, labels, stats, centroids, 8, CV_32S);
+    cv::Rect near = part(face, -0.5, -0.5, 1.5, 2.0);
+    cv::Mat kept = cv::Mat::zeros(skin.size(), CV_8U);
+    const int minimum = std::max(16, face.area() / 400);
+    for (int label = 1; label < count; label++) {
+        cv::Rect box(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+                     stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+        if (stats.at<int>(label, cv::CC_STAT_AREA) >= minimum && (box & near).area() > 0) kept.setTo(255, labels == label);
+    }
+    return kept;
+}
+
+/// Hair: GrabCut within the person, seeded by non-skin pixels above the
+/// forehead, with skin and background fixed as not-hair. Empty when no hair
+/// is found above the face (bald heads, hats).
+cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &person, const cv::Mat &skin, const cv::Rect &face, int effort) {
+    cv::Mat mask(colour.size(), CV_8U, cv::Scalar(cv::GC_BGD));
+    cv::Mat notSkinPerson = person & ~skin;
+    cv::Mat head = cv::Mat::zeros(colour.size(), CV_8U);
+    cv::ellipse(head, cv::Point(face.x + face.width / 2, int(face.y + 0.45 * face.height)),
+                cv::Size(int(1.0 * face.width), int(1.15 * face.height)), 0, 0, 360, cv::Scalar(255), cv::FILLED);
+    // Long hair falls beside the neck onto the shoulders.
+    cv::rectangle(head, part(face, -0.45, 0.5, 1.45, 2.3), cv::Scalar(255), cv::FILLED);
+    mask.setTo(cv::GC_PR_BGD, notSkinPerson);
+    mask.setTo(cv::GC_PR_FGD, notSkinPerson & head);
+    cv::Mat seeds = cv::Mat::zeros(colour.size(), CV_8U);
+    cv::rectangle(seeds, part(face, 0.1, -0.6, 0.9, 0.02), cv::Scalar(255), cv::FILLED);
+    seeds &= notSkinPerson;
+    if (cv::countNonZero(seeds) < face.area() / 100) return cv::Mat::zeros(colour.size(), CV_8U);
+    cv::erode(seeds, seeds, cv::Mat());
+    mask.setTo(cv::GC_FGD, seeds);
+    cv::Mat background, foreground;
+    cv::grabCut(colour, mask, cv::Rect(), background, foreground, effort <= 0 ? 2 : 3, cv::GC_INIT_WITH_MASK);
+    cv::Mat hair = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
+    cv::morphologyEx(hair, hair, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    return hair;
+}
+
+/// Teeth: inside the mouth, pixels brighter and far less coloured than the
+/// lips and skin around them. Empty unless they cover enough of the mouth.
+cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
+    cv::Rect mouth = part(face, 0.22, 0.62, 0.78, 0.98) & cv::Rect(0, 0, lab.cols, lab.rows);
+    cv::Mat out = cv::Mat::zeros(lab.size(), CV_8U);
+    found = false;
+    if (mouth.area() <= 0) return out;
+    cv::Mat region = lab(mouth);
+    cv::Scalar mean = cv::mean(region);
+    double meanChroma = std::hypot(mean[1], mean[2]);
+    cv::Mat teeth(region.size(), CV_8U);
+    region.forEach<cv::Vec3f>([&](const cv::Vec3f &p, const int *at) {
+        double chroma = std::hypot(p[1], p[2]);
+        teeth.at<uchar>(at[0], at[1]) = (p[0] > mean[0] + 6 && chroma < 0.7 * meanChroma) ? 255 : 0;
+    });
+    cv::morphologyEx(teeth, teeth, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    // Teeth sit together: keep the largest bright patch and its close neighbours.
+    cv::Mat labels, stats, centroids;
+    int count = cv::connectedComponentsWithStats(teeth, labels, stats, centroids, 8, CV_32S);
+    int total = 0;
+    cv::Mat kept = cv::Mat::zeros(teeth.size(), CV_8U);
+    for (int label = 1; label < count; label++) {
+        int area = stats.at<int>(label, cv::CC_STAT_AREA);
+        if (area >= std::max(4, mouth.area() / 200)) {
+            kept.setTo(255, labels == label);
+            total += area;
+        }
+    }
+    found = total >= mouth.area() / 40;
+    if (found) kept.copyTo(out(mouth));
+    return out;
+}
+
+} // namespace
+
+} // namespace mbx
+
+extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *options,
+                                      mbx_cv_rect face, const mbx_cv_image *person,
+                                      mbx_cv_semantic_planes *planes, mbx_cv_error *error) {
+    return mbx::guarded(error, [&] {
+        if (!image || !options || !planes) throw mbx::Failure{"missing argument"};
+        mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
+        cv::Rect working = frame.toWorking(face);
+        cv::Mat personHard;
+        if (person) {
+            cv::Mat given = mbx::upright(mbx::toGrey8(*person, "portrait matte"), frame.orientation), resized;
+            cv::resize(given, resized, frame.colour.size(), 0, 0, cv::INTER_LINEAR);
+            personHard = resized > 127;
+        } else {
+            personHard = mbx::personMask(frame.colour, working, options->effort);
+        }
+        cv::Mat lab = mbx::toLab(frame.colour);
+        int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 200);
+        cv::Mat skin = mbx::skinMask(mbx::skinLikelihood(lab, working), personHard, working);
+        if (planes->skin.data) mbx::writePlane(mbx::softEdges(frame.colour, skin, radius), frame.orientation, planes->skin);
+        if (planes->hair.data) {
+            cv::Mat hair = mbx::hairMask(frame.colour, personHard, skin, working, options->effort);
+            mbx::writePlane(mbx::softEdges(frame.colour, hair, radius), frame.orientation, planes->hair);
+        }
+        bool teethFound = false;
+        cv::Mat teeth = mbx::teethMask(lab, working, teethFound);
+        planes->teeth_found = teethFound;
+        if (planes->teeth.data) mbx::writePlane(mbx::softEdges(frame.colour, teeth, 1), frame.orientation, planes->teeth);
+    });
+}

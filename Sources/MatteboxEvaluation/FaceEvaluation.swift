@@ -1,0 +1,105 @@
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxPipeline
+import MatteboxPluginHost
+import MatteboxVision
+
+/// Scores the PortraitMatte and SemanticMattes plugins, run through the real
+/// plugin host, on labelled faces (the layout of ../shared/eval/faceparsing):
+/// FASSEG for skin, hair and head-and-neck, LaPa for teeth.
+public struct FaceEvaluation {
+    public struct FacesRow: Sendable, Codable {
+        public var face: String
+        public var faceFound: Bool
+        public var skinF1: Double
+        public var hairF1: Double
+        public var headIoU: Double
+        public var headBoundaryIoU: Double
+        /// Share of pixels along the hair matte's edge that are soft (between 0 and 255).
+        public var hairSoftEdge: Double
+        /// A teeth matte on these closed mouths is a false alarm.
+        public var teethMatte: Bool
+        public var portraitSeconds: Double
+        public var semanticSeconds: Double
+    }
+
+    public struct TeethRow: Sendable, Codable {
+        public var faceFound: Bool
+        public var teethFound: Bool
+        public var teethF1: Double
+        public var skinF1: Double
+        public var hairF1: Double
+    }
+
+    public static let pipeline = """
+        stages:
+          - plugin: org.mattebox.portrait-matte
+            params: { scale: 1 }
+          - plugin: org.mattebox.semantic-mattes
+            params: { scale: 1 }
+        """
+
+    let runner: PipelineRunner
+
+    public init(registry: PluginRegistry) throws {
+        let file = try PipelineFile.parse(FaceEvaluation.pipeline, path: "(face evaluation)")
+        runner = try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
+    }
+
+    /// The mattes the plugins make for one photo, and the stage timings.
+    public func mattes(for url: URL) throws -> (Photo, [StageReport]) {
+        var photo = try ImageDecoder.decodePhoto(at: url)
+        let reports = try runner.run(&photo)
+        return (photo, reports)
+    }
+
+    /// FASSEG label colours: background, skin, hair, eyes, nose, mouth.
+    static let fassegColours: [(r: Double, g: Double, b: Double)] = [
+        (255, 0, 0), (255, 255, 0), (127, 0, 0), (0, 0, 255), (0, 255, 255), (0, 255, 0),
+    ]
+
+    public func fasseg(directory: URL) throws -> [FacesRow] {
+        let names = (1...10).map(String.init).filter {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("rgb/\($0).bmp").path)
+        }
+        return try names.map { name in
+            let (photo, reports) = try mattes(for: directory.appendingPathComponent("rgb/\(name).bmp"))
+            let labels = try ImageDecoder.decodePhoto(at: directory.appendingPathComponent("labels/\(name).bmp")).primary
+            let classes = (0..<(labels.width * labels.height)).map { i -> Int in
+                let x = i % labels.width, y = i / labels.width
+                let (r, g, b) = (labels.sample(x: x, y: y, channel: 0), labels.sample(x: x, y: y, channel: 1), labels.sample(x: x, y: y, channel: 2))
+                return FaceEvaluation.fassegColours.indices.min { a, c in
+                    let p = FaceEvaluation.fassegColours[a], q = FaceEvaluation.fassegColours[c]
+                    return pow(p.r - r, 2) + pow(p.g - g, 2) + pow(p.b - b, 2) < pow(q.r - r, 2) + pow(q.g - g, 2) + pow(q.b - b, 2)
+                }!
+            }
+            let empty = QualityMetrics.Mask(repeating: false, count: classes.count)
+            let mask = { (role: ImageRole) in photo.auxiliary[role].map(QualityMetrics.threshold) ?? empty }
+            let head = mask(.portraitMatte), truthHead = classes.map { $0 != 0 }
+            return FacesRow(
+                face: name, faceFound: photo.auxiliary[.portraitMatte] != nil,
+                skinF1: QualityMetrics.f1(mask(.skinMatte), classes.map { $0 == 1 }),
+                hairF1: QualityMetrics.f1(mask(.hairMatte), classes.map { $0 == 2 }),
+                headIoU: QualityMetrics.iou(head, truthHead),
+                headBoundaryIoU: QualityMetrics.boundaryIoU(head, truthHead, width: labels.width, height: labels.height),
+                hairSoftEdge: photo.auxiliary[.hairMatte].map { QualityMetrics.softEdgeShare($0) } ?? 0,
+                teethMatte: photo.auxiliary[.teethMatte] != nil,
+                portraitSeconds: reports.first?.seconds ?? 0, semanticSeconds: reports.last?.seconds ?? 0)
+        }
+    }
+
+    /// LaPa classes: 1 skin, 8 inner mouth (teeth), 10 hair.
+    public func lapa(directory: URL) throws -> TeethRow {
+        let (photo, _) = try mattes(for: directory.appendingPathComponent("image.jpg"))
+        let labels = try ImageDecoder.decodeAuxiliaryImage(at: directory.appendingPathComponent("label.png"))
+        let classes = (0..<(labels.width * labels.height)).map { Int(labels.sample(x: $0 % labels.width, y: $0 / labels.width)) }
+        let empty = QualityMetrics.Mask(repeating: false, count: classes.count)
+        let mask = { (role: ImageRole) in photo.auxiliary[role].map(QualityMetrics.threshold) ?? empty }
+        return TeethRow(
+            faceFound: photo.auxiliary[.portraitMatte] != nil, teethFound: photo.auxiliary[.teethMatte] != nil,
+            teethF1: QualityMetrics.f1(mask(.teethMatte), classes.map { $0 == 8 }),
+            skinF1: QualityMetrics.f1(mask(.skinMatte), classes.map { $0 == 1 }),
+            hairF1: QualityMetrics.f1(mask(.hairMatte), classes.map { $0 == 10 }))
+    }
+}

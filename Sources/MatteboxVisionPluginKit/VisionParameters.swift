@@ -1,0 +1,64 @@
+@_exported import CVision
+import MatteboxPluginSDK
+
+/// The settings every OpenCV plugin shares (how hard to work, where the face
+/// cascades are, how big mattes are), so the three vision plugins read and
+/// document them the same way.
+public struct VisionParameters {
+    public static let common: [Parameter] = [
+        Parameter(
+            "effort", .choice(default: "auto", values: ["auto", "speed", "balanced", "quality"]),
+            description: "working resolution and refinement; auto follows the photo's capture.quality"),
+        Parameter(
+            "scale", .double(default: 0.5, range: 0.05...1),
+            description: "matte size relative to the primary (iOS: about half)"),
+        Parameter(
+            "cascades", .string(default: "/usr/share/opencv4/haarcascades"),
+            description: "folder with haarcascade_frontalface_default.xml (Debian package opencv-data)"),
+    ]
+
+    public let effort: String
+    public let scale: Double
+    public let cascadeDirectory: String
+
+    public init(_ parameters: PluginParameters) throws {
+        effort = try parameters.string("effort")
+        scale = try parameters.double("scale")
+        cascadeDirectory = try parameters.string("cascades")
+    }
+
+    /// Options for mbx_cv_* calls; cascade_dir is set by the caller for the call's duration.
+    public func options(for photo: PluginPhoto) -> mbx_cv_matte_options {
+        let level = effort == "auto" ? (photo.string(MBX_META_QUALITY) ?? "balanced") : effort
+        var options = mbx_cv_matte_options()
+        options.effort = level == "speed" ? 0 : level == "quality" ? 2 : 1
+        options.orientation = Int32(photo.int(MBX_META_ORIENTATION) ?? 1)
+        return options
+    }
+
+    public func matteSize(of primary: PluginImage) -> (width: Int, height: Int) {
+        (max(1, Int((Double(primary.width) * scale).rounded())), max(1, Int((Double(primary.height) * scale).rounded())))
+    }
+}
+
+extension PluginImage {
+    /// This image as the vision library's borrowed view.
+    public var visionImage: mbx_cv_image {
+        mbx_cv_image(
+            data: data, width: Int32(width), height: Int32(height), channels: Int32(channels), format: Int32(format),
+            stride: bytesPerRow)
+    }
+
+    /// This single-channel 8-bit image as an output plane.
+    public var visionPlane: mbx_cv_plane {
+        mbx_cv_plane(
+            data: data.assumingMemoryBound(to: UInt8.self), width: Int32(width), height: Int32(height), stride: bytesPerRow)
+    }
+}
+
+extension mbx_cv_error {
+    /// The message the vision library wrote.
+    public var text: String {
+        withUnsafeBytes(of: message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MatteboxEvaluation
+import MatteboxVision
+
+/// `mattebox evaluate`: measures depth and matte quality on labelled data
+/// (`make bench-quality` runs it on ../shared/eval).
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Measure stereo and matte quality against labelled data and print the tables.",
+        discussion: """
+            DIR is laid out as ../shared/eval: stereo/middlebury_v2/<scene>/ (imL, imR, ground truth, \
+            masks), faceparsing/fasseg_frontal02/{rgb,labels}/N.bmp and faceparsing/lapa_sample/. \
+            Stereo is compared with the plain SGBM reference in the same run; mattes come from the \
+            installed PortraitMatte and SemanticMattes plugins.
+            """)
+
+    @Argument(help: "Folder with the evaluation data.") var directory: String
+    @Flag(help: "Print the tables as JSON.") var json = false
+
+    func run() throws {
+        let root = URL(fileURLWithPath: directory)
+        let stereo = try StereoEvaluation.run(directory: root.appendingPathComponent("stereo/middlebury_v2"))
+        let faces = try FaceEvaluation(registry: HostEnvironment.discoverPlugins())
+        let fassegFolder = root.appendingPathComponent("faceparsing/fasseg_frontal02")
+        let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
+        let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
+        let lapa = FileManager.default.fileExists(atPath: lapaFolder.path) ? try faces.lapa(directory: lapaFolder) : nil
+        guard !stereo.isEmpty || !fasseg.isEmpty || lapa != nil else {
+            throw ValidationError("\(directory): no evaluation data found (see --help for the layout)")
+        }
+        if json {
+            try JSONOutput.print(EvaluationReport(stereo: stereo, faces: fasseg, teeth: lapa))
+        } else {
+            print(EvaluationTables.text(stereo: stereo, faces: fasseg, teeth: lapa))
+        }
+    }
+}
+
+struct EvaluationReport: Encodable {
+    var stereo: [StereoEvaluation.Row]
+    var faces: [FaceEvaluation.FacesRow]
+    var teeth: FaceEvaluation.TeethRow?
+}
+
+/// The evaluation as Markdown tables, averages last.
+enum EvaluationTables {
+    static func text(stereo: [StereoEvaluation.Row], faces: [FaceEvaluation.FacesRow], teeth: FaceEvaluation.TeethRow?) -> String {
+        var lines: [String] = []
+        func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+        func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+        if !stereo.isEmpty {
+            lines += ["Stereo (Middlebury, non-occluded; bad-δ in %, avgerr in px; every pixel filled)", "",
+                      "| scene | Mattebox bad-1 | bad-2 | avgerr | SGBM bad-1 | bad-2 | avgerr | matched before filling | s/MP Mattebox | s/MP SGBM |",
+                      "|---|---|---|---|---|---|---|---|---|---|"]
+            for row in stereo {
+                lines.append("| \(row.scene) | \(f(row.mattebox.bad1)) | \(f(row.mattebox.bad2)) | \(f(row.mattebox.averageError)) | \(f(row.baseline.bad1)) | \(f(row.baseline.bad2)) | \(f(row.baseline.averageError)) | \(f(row.matchedBeforeFilling * 100, 1))% | \(f(row.matteboxSecondsPerMegapixel, 3)) | \(f(row.baselineSecondsPerMegapixel, 3)) |")
+            }
+            let ours = mean(stereo.map(\.mattebox.bad2)), reference = mean(stereo.map(\.baseline.bad2))
+            let time = mean(stereo.map(\.matteboxSecondsPerMegapixel)) / max(1e-9, mean(stereo.map(\.baselineSecondsPerMegapixel)))
+            lines += ["", "Mean bad-2: Mattebox \(f(ours)), SGBM \(f(reference)) (\(f(100 * (1 - ours / max(reference, 1e-9)), 1))% lower); time per megapixel \(f(time))x SGBM's", ""]
+        }
+        if !faces.isEmpty {
+            lines += ["Faces (FASSEG frontal02; F1 and IoU at matte ≥ 0.5)", "",
+                      "| face | found | skin F1 | hair F1 | head IoU | head boundary IoU | soft hair edge | teeth matte (closed mouth) | portrait s | semantic s |",
+                      "|---|---|---|---|---|---|---|---|---|---|"]
+            for row in faces {
+                lines.append("| \(row.face) | \(row.faceFound ? "yes" : "no") | \(f(row.skinF1, 3)) | \(f(row.hairF1, 3)) | \(f(row.headIoU, 3)) | \(f(row.headBoundaryIoU, 3)) | \(f(row.hairSoftEdge * 100, 0))% | \(row.teethMatte ? "yes" : "no") | \(f(row.portraitSeconds, 2)) | \(f(row.semanticSeconds, 2)) |")
+            }
+            lines += ["", "Mean: skin F1 \(f(mean(faces.map(\.skinF1)), 3)), hair F1 \(f(mean(faces.map(\.hairF1)), 3)), head IoU \(f(mean(faces.map(\.headIoU)), 3)), head boundary IoU \(f(mean(faces.map(\.headBoundaryIoU)), 3)); teeth mattes on closed mouths: \(faces.filter(\.teethMatte).count)", ""]
+        }
+        if let teeth {
+            lines += ["Teeth (LaPa sample, inner mouth): found \(teeth.teethFound ? "yes" : "no"), F1 \(f(teeth.teethF1, 3)); skin F1 \(f(teeth.skinF1, 3)), hair F1 \(f(teeth.hairF1, 3))"]
+        }
+        return lines.joined(separator: "\n")
+    }
+}
