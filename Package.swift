@@ -80,7 +80,7 @@ let package = Package(
 
         .target(
             name: "MatteboxTestSupport",
-            dependencies: ["MatteboxCore", "MatteboxImageIO"],
+            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline"],
             path: "Tests/MatteboxTestSupport"),
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore", "MatteboxTestSupport"]),
         .testTarget(

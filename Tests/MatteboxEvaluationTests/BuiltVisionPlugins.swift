@@ -4,18 +4,8 @@ import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxTestSupport
 
-/// The real built plugins, found by the real scanner, and the evaluation data when ../shared is beside the clone.
+/// Where the evaluation data and OpenCV's sample chessboards are, when present.
 enum BuiltVisionPlugins {
-    static let registry = PluginRegistry.discover(
-        searchPath: PluginSearchPath(directories: [TestEnvironment.binDirectory.path]),
-        scanner: .using(executable: TestEnvironment.mattebox))
-
-    static func runner(_ yaml: String, roles: Set<ImageRole> = []) throws -> PipelineRunner {
-        let file = try PipelineFile.parse(yaml, path: "test.yaml")
-        return try PipelineRunner(
-            pipeline: try PipelineValidator.validate(file, registry: registry, providedRoles: roles), registry: registry)
-    }
-
     static var eval: URL? { TestEnvironment.shared?.appendingPathComponent("eval") }
     static let noEval = "../shared/eval is not beside this clone; quality tests skipped"
 

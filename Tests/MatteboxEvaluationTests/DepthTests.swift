@@ -12,7 +12,7 @@ import Testing
         let samples = frame.data.assumingMemoryBound(to: UInt16.self)
         for i in 0..<(32 * 24) { samples[i] = i % 7 == 0 ? 0 : 1500 } // 1.5 m with holes
         photo.auxiliary[.depth] = frame
-        _ = try BuiltVisionPlugins.runner("stages:\n  - plugin: org.mattebox.depth", roles: [.depth]).run(&photo)
+        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.depth", roles: [.depth]).run(&photo)
         let depth = try #require(photo.auxiliary[.depth])
         #expect(depth.format == .float32 && depth.width == 32)
         let values = (0..<(32 * 24)).map { depth.sample(x: $0 % 32, y: $0 / 32) }
@@ -25,7 +25,7 @@ import Testing
         let scene = BuiltVisionPlugins.eval!.appendingPathComponent("stereo/middlebury_v2/cones")
         var photo = try ImageDecoder.decodePhoto(at: scene.appendingPathComponent("imL.png"))
         photo.auxiliary["org.mattebox.stereo-right"] = try ImageDecoder.decodePhoto(at: scene.appendingPathComponent("imR.png")).primary
-        _ = try BuiltVisionPlugins.runner(
+        _ = try BuiltPlugins.runner(
             "stages:\n  - plugin: org.mattebox.depth\n    params: { max-disparity: 64 }", roles: ["org.mattebox.stereo-right"]
         ).run(&photo)
         let disparity = try #require(photo.auxiliary[.disparity])

@@ -14,7 +14,7 @@ import Testing
 
     @Test func noFaceMeansNoMattesAndANoteSayingWhy() throws {
         var photo = Photo(primary: TestImages.pattern(width: 320, height: 240))
-        let reports = try BuiltVisionPlugins.runner(MattePluginTests.mattes).run(&photo)
+        let reports = try BuiltPlugins.runner(MattePluginTests.mattes).run(&photo)
         #expect(reports.map(\.status) == [.ok, .ok])
         #expect(photo.auxiliary.isEmpty)
         #expect(photo.metadata.notes["portraitMatte"]?.contains("no face") == true)
@@ -25,12 +25,12 @@ import Testing
     func mattesOfASidewaysStoredPhotoLineUpWithItsUprightPrimary() throws {
         let face = BuiltVisionPlugins.eval!.appendingPathComponent("faceparsing/fasseg_frontal02/rgb/2.bmp")
         var upright = try ImageDecoder.decodePhoto(at: face)
-        _ = try BuiltVisionPlugins.runner(MattePluginTests.mattes).run(&upright)
+        _ = try BuiltPlugins.runner(MattePluginTests.mattes).run(&upright)
         // The same face stored turned a quarter anticlockwise, with EXIF 6 to display it upright.
         var sideways = try ImageDecoder.decodePhoto(at: face)
         sideways.primary = try ImageGeometry.apply(.rotate270, to: sideways.primary)
         sideways.metadata.orientation = ExifOrientation(6)!
-        _ = try BuiltVisionPlugins.runner(MattePluginTests.mattes + "\n  - plugin: org.mattebox.orientation").run(&sideways)
+        _ = try BuiltPlugins.runner(MattePluginTests.mattes + "\n  - plugin: org.mattebox.orientation").run(&sideways)
         #expect(sideways.primary.width == upright.primary.width && sideways.primary.height == upright.primary.height)
         for role in [ImageRole.portraitMatte, .skinMatte, .hairMatte] {
             let a = try #require(upright.auxiliary[role]), b = try #require(sideways.auxiliary[role])

@@ -19,7 +19,7 @@ struct QualityFloorTests {
     }
 
     @Test func fassegSkinHairAndHeadFloors() throws {
-        let rows = try FaceEvaluation(registry: BuiltVisionPlugins.registry).fasseg(
+        let rows = try FaceEvaluation(registry: BuiltPlugins.registry).fasseg(
             directory: BuiltVisionPlugins.eval!.appendingPathComponent("faceparsing/fasseg_frontal02"))
         #expect(rows.count == 10 && rows.allSatisfy(\.faceFound))
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
@@ -33,7 +33,7 @@ struct QualityFloorTests {
     }
 
     @Test func lapaTeethAreFound() throws {
-        let row = try FaceEvaluation(registry: BuiltVisionPlugins.registry).lapa(
+        let row = try FaceEvaluation(registry: BuiltPlugins.registry).lapa(
             directory: BuiltVisionPlugins.eval!.appendingPathComponent("faceparsing/lapa_sample"))
         #expect(row.teethFound)
         #expect(row.teethF1 >= 0.5)

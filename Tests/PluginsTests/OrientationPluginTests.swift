@@ -6,19 +6,6 @@ import MatteboxPluginHost
 import MatteboxTestSupport
 import Testing
 
-/// Shared set-up: the real built plugins, found by the real scanner.
-enum BuiltPlugins {
-    static let registry = PluginRegistry.discover(
-        searchPath: PluginSearchPath(directories: [TestEnvironment.binDirectory.path]),
-        scanner: .using(executable: TestEnvironment.mattebox))
-
-    static func runner(_ yaml: String, roles: Set<ImageRole> = []) throws -> PipelineRunner {
-        let file = try PipelineFile.parse(yaml, path: "test.yaml")
-        return try PipelineRunner(
-            pipeline: try PipelineValidator.validate(file, registry: registry, providedRoles: roles), registry: registry)
-    }
-}
-
 @Suite struct OrientationPluginTests {
     let folder: URL
 
