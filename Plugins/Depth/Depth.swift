@@ -25,7 +25,7 @@ final class Depth: PhotoProcessor {
         parameters: [
             Parameter(
                 "source", .choice(default: "auto", values: ["auto", "stereo", "depth-frame", "embedded"]),
-                description: "auto: stereo when a right view is attached, else a depth frame, else embedded depth"),
+                description: "auto: stereo when a right view is attached, else a 16-bit depth frame, else embedded depth"),
             Parameter(
                 "long-side", .int(default: 0, range: 0...8192),
                 description: "stereo matching size; 0 follows capture.quality (speed 512, balanced 768, quality 1024)",
@@ -57,8 +57,9 @@ final class Depth: PhotoProcessor {
         let chosen: String
         switch source {
         case "auto":
-            chosen = right != nil ? "stereo" : depth.map { $0.format != mbx_sample_format(MBX_SAMPLE_U8) } == true
-                && photo.image(MBX_ROLE_DISPARITY) == nil ? "depth-frame" : "embedded"
+            // A 16-bit depth image is a depth camera's raw frame; depth read from a HEIC is 8-bit or float.
+            let isCameraFrame = depth?.format == mbx_sample_format(MBX_SAMPLE_U16)
+            chosen = right != nil ? "stereo" : isCameraFrame ? "depth-frame" : "embedded"
         default: chosen = source
         }
         switch chosen {

@@ -40,9 +40,8 @@ public struct StereoMatcher: Sendable {
         let path = calibration?.path
         let status = (path ?? "").withCString { cPath in
             var options = mbx_cv_stereo_options(
-                num_disparities: Int32(numDisparities ?? 0), refine: method == .refined ? 1 : 0,
+                num_disparities: Int32(numDisparities ?? 0), refine: method == .refined ? 1 : -1,
                 calibration_path: path == nil ? nil : cPath, out_width: 0, out_height: 0)
-            if method == .baseline { options.refine = -1 }
             return mbx_cv_stereo_disparity(
                 &leftView, &rightView, &options, out.data.assumingMemoryBound(to: Float.self), &result, &error)
         }
