@@ -54,10 +54,14 @@ demo: build
 		-o demo-out/depth --format heic --pipeline Samples/pipelines/stereo-depth.yaml --aux-png
 	@echo "Results are in demo-out/"
 
-## bench: release build, then time HEIF export/inspect/rewrite of a 12 MP portrait
+## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against
+## heif-enc, ImageMagick and a Python peer (table in bench-batch.md)
 bench: deps
+	@command -v /usr/bin/convert >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends imagemagick; }
 	$(SWIFT) build -c release
 	Samples/bench/heif-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out
+	Samples/bench/batch-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/batch bench-batch.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR) (release build)
 bench-quality: deps
@@ -77,4 +81,4 @@ install: deps
 	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(DESTDIR)$(PREFIX)/include/mattebox/plugin.h
 
 clean:
-	rm -rf .build demo-out bench-out bench-quality.md
+	rm -rf .build demo-out bench-out bench-quality.md bench-batch.md

@@ -22,6 +22,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"4.0.0"),
     ],
     targets: [
         // The plugin ABI: one C header shared by the host and every plugin.
@@ -49,9 +50,14 @@ let package = Package(
             dependencies: ["MatteboxCore", "MatteboxImageIO", "CMatteboxPluginABI"]),
         .target(
             name: "MatteboxPipeline",
-            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "Yams"]),
+            dependencies: [
+                "MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "Yams",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI"]),
         .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "CVision"]),
+        // Cameras and the machine around them: thermal and CPU pressure.
+        .target(name: "MatteboxCapture", dependencies: ["MatteboxCore"]),
         .target(
             name: "MatteboxEvaluation",
             dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
@@ -60,7 +66,8 @@ let package = Package(
             name: "mattebox",
             dependencies: [
                 "MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPipeline",
-                "MatteboxVision", "MatteboxEvaluation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Orientation"),
@@ -104,6 +111,7 @@ let package = Package(
                 "MatteboxEvaluation", "MatteboxVision", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost",
                 "MatteboxTestSupport",
             ]),
+        .testTarget(name: "MatteboxCaptureTests", dependencies: ["MatteboxCapture", "MatteboxTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

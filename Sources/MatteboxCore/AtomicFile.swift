@@ -42,4 +42,23 @@ public enum AtomicFile {
             close(folderDescriptor)
         }
     }
+
+    /// Removes temporary files a killed writer left behind for outputs whose
+    /// names start with `stem`'s last component plus a dot (`photo.` covers
+    /// `photo.heic` and `photo.depth.png`), only those of process `writer` if given.
+    /// Returns how many were removed.
+    @discardableResult
+    public static func removeUnfinished(startingWith stem: URL, writer: pid_t? = nil) -> Int {
+        let folder = stem.deletingLastPathComponent()
+        let prefix = ".\(stem.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".partial") {
+            let fields = name.dropLast(".partial".count).split(separator: ".")
+            guard fields.count >= 3, let pid = pid_t(fields[fields.count - 2]) else { continue }
+            if let writer, pid != writer { continue }
+            if unlink(folder.appendingPathComponent(name).path) == 0 { removed += 1 }
+        }
+        return removed
+    }
 }

@@ -5,7 +5,7 @@ import MatteboxHEIF
 
 /// The file formats Mattebox writes photos as. Only HEIF keeps auxiliary
 /// images inside the file; JPEG and PNG carry the primary alone.
-public enum OutputFormat: String, Sendable, CaseIterable {
+public enum OutputFormat: String, Sendable, CaseIterable, Codable {
     case jpeg, png, heic
 
     /// The quality used when none is asked for.

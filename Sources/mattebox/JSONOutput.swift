@@ -3,9 +3,13 @@ import Foundation
 /// Prints values as pretty, key-sorted JSON for `--json` output.
 enum JSONOutput {
     static func print<Value: Encodable>(_ value: Value) throws {
+        Swift.print(String(decoding: try encode(value), as: UTF8.self))
+    }
+
+    static func encode<Value: Encodable>(_ value: Value) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        return try encoder.encode(value)
     }
 
     static func printObject(_ object: Any) throws {

@@ -1,22 +1,30 @@
 import ArgumentParser
+import Synchronization
 import Foundation
+import MatteboxCapture
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
 import MatteboxPluginHost
 
-/// `mattebox process`: runs a pipeline file over photos and writes the results.
+/// `mattebox process`: runs a pipeline file over photos and folders of photos
+/// and writes the results, in parallel worker processes, resumably.
 struct ProcessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
         abstract: "Run a pipeline over photos (JPEG, PNG, TIFF, WebP, HEIC) and write the results.",
         discussion: """
-            Each photo succeeds or fails on its own; the exit status is 1 when any photo failed. \
-            Originals are never modified and outputs are written atomically. Without --pipeline, \
-            photos are turned upright from their EXIF orientation.
+            Folders are walked recursively and their tree is mirrored under the output folder. Each \
+            photo succeeds or fails on its own; the exit status is 1 when any photo failed. Plugins \
+            run in worker processes (-j of them), so a plugin that crashes or hangs fails only its \
+            photo. Originals are never modified; outputs are written atomically and recorded in \
+            OUT/.mattebox-manifest*.jsonl, which --resume reads to skip photos already done with the \
+            same content and pipeline. --shard K/N (K from 0) processes a stable 1/N of the photos, \
+            so N machines can split one archive. Without --pipeline, photos are turned upright from \
+            their EXIF orientation.
             """)
 
-    @Argument(help: "Photos to process.") var photos: [String]
+    @Argument(help: "Photos, or folders to walk for photos.") var photos: [String]
     @Option(name: .shortAndLong, help: "Folder to write results to (created if missing).") var output: String
     @Option(help: "Pipeline file (YAML) listing the stages.") var pipeline: String?
     @Option(help: "Output format: jpeg, png or heic (heic keeps depth and mattes in the file).")
@@ -27,17 +35,88 @@ struct ProcessCommand: ParsableCommand {
     @Option(name: .customLong("aux"), help: "Attach an auxiliary image to the photo: ROLE=FILE (e.g. depth=d.png).")
     var auxiliary: [String] = []
     @Flag(help: "Also write each auxiliary image as <name>.<role>.png.") var auxPng = false
+    @Option(name: .shortAndLong, help: "Photos processed at once, each in its own worker (default: the number of cores).")
+    var jobs: Int?
+    @Flag(help: "Skip photos whose outputs are complete for the same input content and pipeline.") var resume = false
+    @Option(help: "Process only shard K of N (K = 0..N-1), chosen by a stable hash of each photo's path.")
+    var shard: String?
+    @Option(help: "Write a JSON report (per-photo status, error, outputs, stage timings) to this file.")
+    var report: String?
+    @Option(help: "Seconds one photo may take before its worker is killed and the photo fails.")
+    var timeout: Double = 600
     @Flag(help: "Print per-stage timings for every photo.") var timings = false
-    @Flag(help: "Print a JSON report instead of text.") var json = false
-
-    static let defaultPipeline = """
-        # Built-in default: turn photos upright.
-        stages:
-          - plugin: org.mattebox.orientation
-        """
+    @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
 
     func run() throws {
-        var options = BatchOptions(outputDirectory: URL(fileURLWithPath: output))
+        let options = try batchOptions()
+        guard jobs.map({ $0 >= 1 }) ?? true else { throw ValidationError("--jobs must be at least 1") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        let selectedShard = try shard.map { text in
+            guard let parsed = BatchShard(text) else {
+                throw ValidationError("--shard takes K/N with 0 <= K < N (e.g. 0/4), not \(text)")
+            }
+            return parsed
+        }
+        let all = BatchInputs.collect(photos, outputDirectory: options.outputDirectory)
+        guard !all.isEmpty else { throw ValidationError("no photos found in \(photos.joined(separator: ", "))") }
+        if !options.auxiliaryInputs.isEmpty, all.count > 1 {
+            throw ValidationError("--aux attaches images to one photo; give exactly one photo with it")
+        }
+        let inputs = selectedShard.map { shard in all.filter(shard.includes) } ?? all
+
+        let registry = HostEnvironment.discoverPlugins()
+        let pipelinePath = pipeline ?? BatchPipeline.defaultPath
+        let pipelineText = try pipeline.map { try PipelineFile.load($0).contents } ?? BatchPipeline.defaultText
+        let validated = try BatchPipeline.validate(
+            text: pipelineText, path: pipelinePath, options: options, registry: registry)
+        let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
+        let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard)
+        let (queue, skipped) = resume ? alreadyDone(inputs, manifest: manifest, fingerprint: fingerprint) : (inputs, [:])
+
+        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        var scheduler = BatchScheduler(
+            workerCommand: [HostEnvironment.executablePath, "worker"],
+            setup: WorkerSetup(pipelineText: pipelineText, pipelinePath: pipelinePath, options: options),
+            jobs: workers, photoTimeout: timeout)
+        let pressure = BatchPressure(monitor: PressureMonitor(), jobs: workers)
+        scheduler.concurrencyLimit = pressure.concurrency
+        let progress = BatchProgress(total: queue.count, skipped: skipped.count)
+        let clock = ContinuousClock.now
+        let run = try scheduler.run(queue) { [json, timings] index, outcome in
+            Self.record(
+                outcome, stem: queue[index].stem, in: manifest, fingerprint: fingerprint,
+                outputDirectory: options.outputDirectory)
+            progress.update(outcome) {
+                if !json { ProcessCommand.printLine(outcome, timings: timings) }
+            }
+        }
+        progress.finish()
+
+        let byPath = Dictionary(run.outcomes.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        let outcomes = inputs.compactMap { skipped[$0.stem] ?? byPath[$0.url.path] }
+        let failed = outcomes.filter { $0.status == .failed }.count
+        let summary = BatchReport(
+            mattebox: MatteboxVersion.current, pipeline: pipelinePath, pipelineSHA256: fingerprint, jobs: workers,
+            peakConcurrency: run.peakConcurrency, highestPressure: pressure.highest.description,
+            shard: selectedShard?.description, wallSeconds: clock.secondsSince, total: outcomes.count,
+            succeeded: outcomes.filter { $0.status == .ok }.count, failed: failed, skipped: skipped.count,
+            photos: outcomes)
+        if let report {
+            try AtomicFile.write(try JSONOutput.encode(summary), to: URL(fileURLWithPath: report))
+        }
+        if json {
+            try JSONOutput.print(summary)
+        } else {
+            var line = "\(summary.succeeded) succeeded, \(failed) failed"
+            if !skipped.isEmpty { line += ", \(skipped.count) already done" }
+            if let shard = selectedShard { line += " (shard \(shard) of \(all.count) photos)" }
+            print(line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, workers, workers == 1 ? "" : "s"))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    private func batchOptions() throws -> BatchOptions {
+        var options = BatchOptions(outputDirectory: URL(fileURLWithPath: output).standardizedFileURL)
         guard let outputFormat = OutputFormat(rawValue: format) else {
             throw ValidationError("--format must be jpeg, png or heic, not \(format)")
         }
@@ -56,42 +135,61 @@ struct ProcessCommand: ParsableCommand {
             guard parts.count == 2, ImageRole(parts[0]).isValidName, parts[0] != "primary" else {
                 throw ValidationError("--aux takes ROLE=FILE with a role such as depth or portraitMatte, not \(item)")
             }
-            options.auxiliaryInputs[ImageRole(parts[0])] = URL(fileURLWithPath: parts[1])
+            options.auxiliaryInputs[ImageRole(parts[0])] = URL(fileURLWithPath: parts[1]).standardizedFileURL
         }
-        if !options.auxiliaryInputs.isEmpty, photos.count > 1 {
-            throw ValidationError("--aux attaches images to one photo; give exactly one photo with it")
-        }
-
-        let registry = HostEnvironment.discoverPlugins()
-        let file = try pipeline.map(PipelineFile.load) ?? PipelineFile.parse(ProcessCommand.defaultPipeline, path: "(default pipeline)")
-        let validated = try PipelineValidator.validate(
-            file, registry: registry, providedRoles: Set(options.auxiliaryInputs.keys))
-        let processor = BatchProcessor(runner: try PipelineRunner(pipeline: validated, registry: registry), options: options)
-
-        let inputs = photos.map { URL(fileURLWithPath: $0) }
-        var outcomes: [PhotoOutcome] = []
-        for (index, (input, stem)) in zip(inputs, BatchProcessor.outputStems(for: inputs)).enumerated() {
-            let outcome = processor.process(input, outputStem: stem)
-            outcomes.append(outcome)
-            if !json { report(outcome, number: index + 1, of: inputs.count) }
-        }
-        let failed = outcomes.filter { $0.status == .failed }.count
-        if json {
-            try JSONOutput.print(ProcessReport(photos: outcomes, succeeded: outcomes.count - failed, failed: failed))
-        } else {
-            print("\(outcomes.count - failed) succeeded, \(failed) failed")
-        }
-        if failed > 0 { throw ExitCode(1) }
+        return options
     }
 
-    private func report(_ outcome: PhotoOutcome, number: Int, of total: Int) {
-        let prefix = "[\(number)/\(total)]"
+    /// Splits inputs into those to run and those `--resume` may skip (their
+    /// manifest entry matches this content and pipeline, and every output is
+    /// there). Files a killed writer left half-written for the rest are removed.
+    private func alreadyDone(_ inputs: [BatchInput], manifest: ResumeManifest, fingerprint: String)
+        -> ([BatchInput], [String: PhotoOutcome])
+    {
+        let done = Mutex<[String: PhotoOutcome]>([:])
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+            let input = inputs[index]
+            guard let entry = manifest.entry(for: input.stem), entry.pipelineSHA256 == fingerprint,
+                let hash = try? ContentHash.sha256(fileAt: input.url),
+                manifest.isDone(input, inputSHA256: hash, pipelineSHA256: fingerprint)
+            else { return }
+            var outcome = PhotoOutcome(input: input.url.path, status: .skipped)
+            outcome.inputSHA256 = hash
+            let outputs = entry.outputs.map { URL(fileURLWithPath: output).appendingPathComponent($0).path }
+            outcome.output = outputs.first
+            outcome.auxiliaryOutputs = Array(outputs.dropFirst())
+            done.withLock { $0[input.stem] = outcome }
+        }
+        let skipped = done.withLock { $0 }
+        let queue = inputs.filter { skipped[$0.stem] == nil }
+        let outputDirectory = URL(fileURLWithPath: output)
+        for input in queue {
+            AtomicFile.removeUnfinished(startingWith: outputDirectory.appendingPathComponent(input.stem))
+        }
+        return (queue, skipped)
+    }
+
+    /// Adds a finished photo to the manifest (after its files are in place).
+    private static func record(
+        _ outcome: PhotoOutcome, stem: String, in manifest: ResumeManifest, fingerprint: String, outputDirectory: URL
+    ) {
+        guard outcome.status == .ok, let hash = outcome.inputSHA256, let output = outcome.output else { return }
+        let root = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
+        let relative = ([output] + outcome.auxiliaryOutputs).map { $0.hasPrefix(root) ? String($0.dropFirst(root.count)) : $0 }
+        do {
+            try manifest.record(.init(stem: stem, inputSHA256: hash, pipelineSHA256: fingerprint, outputs: relative))
+        } catch {
+            Log.emit(.warning, "\(error); --resume will redo \(outcome.input)")
+        }
+    }
+
+    private static func printLine(_ outcome: PhotoOutcome, timings: Bool) {
         if let output = outcome.output {
-            print("\(prefix) \(outcome.input) -> \(output)")
+            print("\(outcome.input) -> \(output)")
             for extra in outcome.auxiliaryOutputs { print("      + \(extra)") }
             for (name, note) in outcome.notes.sorted(by: { $0.key < $1.key }) { print("      note \(name): \(note)") }
         } else {
-            print("\(prefix) FAILED \(outcome.error ?? outcome.input)")
+            print("FAILED \(outcome.error ?? outcome.input)")
         }
         guard timings else { return }
         print(String(format: "      decode %8.1f ms", outcome.decodeSeconds * 1000))
@@ -103,8 +201,20 @@ struct ProcessCommand: ParsableCommand {
     }
 }
 
-struct ProcessReport: Encodable {
-    var photos: [PhotoOutcome]
+/// What `--report` and `--json` write: the run and every photo's outcome.
+struct BatchReport: Encodable {
+    var mattebox: String
+    var pipeline: String
+    var pipelineSHA256: String
+    var jobs: Int
+    /// The most photos in progress at once; below `jobs` when thermal pressure throttled the batch.
+    var peakConcurrency: Int
+    var highestPressure: String
+    var shard: String?
+    var wallSeconds: Double
+    var total: Int
     var succeeded: Int
     var failed: Int
+    var skipped: Int
+    var photos: [PhotoOutcome]
 }

@@ -85,11 +85,4 @@ import Testing
         #expect(photo.auxiliary.isEmpty)
         #expect(photo.primary.sample(x: 3, y: 3, channel: 0) == 255 - original.sample(x: 3, y: 3, channel: 0))
     }
-
-    @Test func outputStemsStayUniqueAcrossFolders() {
-        let stems = BatchProcessor.outputStems(for: [
-            URL(fileURLWithPath: "/a/IMG_1.jpg"), URL(fileURLWithPath: "/b/IMG_1.heic"), URL(fileURLWithPath: "/c/IMG_1.png"),
-        ])
-        #expect(stems == ["IMG_1", "IMG_1-2", "IMG_1-3"])
-    }
 }

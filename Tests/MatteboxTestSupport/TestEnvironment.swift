@@ -54,9 +54,12 @@ public enum TestEnvironment {
         public var signalled: Bool
     }
 
-    /// Runs a command to completion (killed after `timeout` seconds).
-    public static func run(_ arguments: [String], timeout: TimeInterval = 120) -> CommandResult {
-        switch ChildProcess(arguments: arguments).run(timeout: timeout) {
+    /// Runs a command to completion (killed after `timeout` seconds), with
+    /// `environment` added to this process's.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120
+    ) -> CommandResult {
+        switch ChildProcess(arguments: arguments, environment: environment).run(timeout: timeout) {
         case .exited(let code, let output, let errors):
             return CommandResult(
                 status: code, output: String(decoding: output, as: UTF8.self),

@@ -4,7 +4,7 @@ import MatteboxHEIF
 import MatteboxImageIO
 
 /// How `mattebox process` writes what the pipeline produced.
-public struct BatchOptions: Sendable {
+public struct BatchOptions: Sendable, Codable {
     public var outputDirectory: URL
     public var format: OutputFormat = .jpeg
     /// Nil: 92 for JPEG, 75 for HEIF.
@@ -21,18 +21,32 @@ public struct BatchOptions: Sendable {
 
 /// The outcome of one photo, as `--json` and `--timings` report it.
 public struct PhotoOutcome: Sendable, Codable {
-    public enum Status: String, Sendable, Codable { case ok, failed }
+    /// `skipped`: `--resume` found its outputs complete for the same content and pipeline.
+    public enum Status: String, Sendable, Codable { case ok, failed, skipped }
 
     public var input: String
     public var status: Status
+    /// SHA-256 of the input file's bytes, as the resume manifest records it.
+    public var inputSHA256: String?
     public var output: String?
     public var auxiliaryOutputs: [String] = []
     /// Notes stages left (e.g. why no portrait matte was made).
     public var notes: [String: String] = [:]
     public var error: String?
+    /// Set when the photo was lost with its worker process: why (crash, timeout).
+    public var workerFailure: String?
+    /// The signal that killed the worker (11 = SIGSEGV, 4/5 = a Swift trap).
+    public var workerSignal: Int32?
+    /// The worker passed the per-photo time limit and was killed.
+    public var timedOut: Bool?
     public var decodeSeconds: Double = 0
     public var stages: [StageReport] = []
     public var encodeSeconds: Double = 0
+
+    public init(input: String, status: Status) {
+        self.input = input
+        self.status = status
+    }
 }
 
 /// Runs photos from files through a pipeline and writes the results. Each photo
@@ -52,6 +66,7 @@ public struct BatchProcessor: Sendable {
         var outcome = PhotoOutcome(input: input.path, status: .failed)
         do {
             var clock = ContinuousClock.now
+            outcome.inputSHA256 = try? ContentHash.sha256(fileAt: input)
             var photo = try ImageDecoder.decodePhoto(at: input)
             if let position = options.cameraPosition { photo.metadata.capture.position = position }
             for (role, url) in options.auxiliaryInputs {
@@ -99,22 +114,6 @@ public struct BatchProcessor: Sendable {
             let url = options.outputDirectory.appendingPathComponent("\(stem).\(role.rawValue).png")
             try AtomicFile.write(try ImageEncoder.encode(image, as: .png), to: url)
             return url.path
-        }
-    }
-
-    /// Output stems for inputs: the file name without extension, made unique
-    /// with -2, -3, ... when two inputs share a name.
-    public static func outputStems(for inputs: [URL]) -> [String] {
-        var used = Set<String>()
-        return inputs.map { url in
-            let base = url.deletingPathExtension().lastPathComponent
-            var stem = base
-            var counter = 2
-            while !used.insert(stem).inserted {
-                stem = "\(base)-\(counter)"
-                counter += 1
-            }
-            return stem
         }
     }
 }

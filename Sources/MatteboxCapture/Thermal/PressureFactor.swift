@@ -1,0 +1,21 @@
+/// One signal behind a pressure level (a thermal zone, a cooling device, CPU
+/// stall time), so `mattebox thermal` can say why the level is what it is.
+public struct PressureFactor: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        case thermalZone, coolingDevice, cpuPressure
+    }
+
+    public var kind: Kind
+    /// The zone or device name from sysfs (`thermal_zone0 x86_pkg_temp`), or `cpu`.
+    public var source: String
+    public var level: PressureLevel
+    /// What was read, in words: "71.0 °C, passive trip 80.0 °C", "state 2 of 10", "some avg10 12.5%".
+    public var reading: String
+
+    public init(kind: Kind, source: String, level: PressureLevel, reading: String) {
+        self.kind = kind
+        self.source = source
+        self.level = level
+        self.reading = reading
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import MatteboxCore
+
+/// The worker could not set up the pipeline (a plugin failed to load or
+/// create): no photo can succeed, so the batch stops.
+public struct WorkerSetupError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+/// Runs a batch's photos on a pool of worker processes, `jobs` at a time.
+/// Each worker keeps its plugin instances for many photos; a worker that
+/// crashes or passes the per-photo time limit is killed, its photo fails with
+/// the signal or the timeout, its half-written files are removed, and a new
+/// worker takes the next photo.
+public struct BatchScheduler: Sendable {
+    /// The command that starts a worker (`mattebox worker`).
+    public var workerCommand: [String]
+    public var setup: WorkerSetup
+    public var jobs: Int
+    /// Seconds one photo may take before its worker is killed.
+    public var photoTimeout: Double
+    /// Seconds a worker may take to load the plugins.
+    public var setupTimeout: Double = 300
+    /// Consulted before each photo starts: fewer workers take photos while it
+    /// is below `jobs` (thermal pressure); 0 pauses the batch until it rises.
+    public var concurrencyLimit: @Sendable () -> Int = { Int.max }
+
+    public init(workerCommand: [String], setup: WorkerSetup, jobs: Int, photoTimeout: Double) {
+        self.workerCommand = workerCommand
+        self.setup = setup
+        self.jobs = max(1, jobs)
+        self.photoTimeout = photoTimeout
+    }
+
+    /// Runs every input; `completed` is called once per photo, one call at a
+    /// time, in the order photos finish. Returns outcomes in input order.
+    public func run(_ inputs: [BatchInput], completed: @escaping @Sendable (Int, PhotoOutcome) -> Void) throws
+        -> BatchRun
+    {
+        let state = SchedulerState(count: inputs.count)
+        let setupLine = try JSONEncoder().encode(setup)
+        let group = DispatchGroup()
+        for slot in 0..<min(jobs, max(inputs.count, 1)) {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                self.work(slot: slot, inputs: inputs, setupLine: setupLine, state: state, completed: completed)
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+        if let fatal = state.fatal { throw fatal }
+        return BatchRun(outcomes: state.outcomes.map { $0! }, peakConcurrency: state.peakActive)
+    }
+
+    private func work(
+        slot: Int, inputs: [BatchInput], setupLine: Data, state: SchedulerState,
+        completed: @Sendable (Int, PhotoOutcome) -> Void
+    ) {
+        var worker: LineChannelProcess?
+        defer { worker?.close() }
+        while let index = state.next(slot: slot, limit: { min(jobs, concurrencyLimit()) }) {
+            let input = inputs[index]
+            do {
+                if worker == nil { worker = try startWorker(setupLine) }
+            } catch {
+                state.stop(error)
+                return
+            }
+            let outcome = run(input, on: worker!)
+            if case .failed = outcome.status, outcome.workerFailure != nil {
+                worker = nil
+            }
+            state.finish(index, outcome, completed: completed)
+        }
+    }
+
+    private func startWorker(_ setupLine: Data) throws -> LineChannelProcess {
+        do {
+            let worker = try LineChannelProcess(arguments: workerCommand)
+            try worker.send(setupLine)
+            let reply = try JSONDecoder().decode(WorkerReply.self, from: worker.receiveLine(timeout: setupTimeout))
+            if let message = reply.setupError {
+                worker.close()
+                throw WorkerSetupError(description: message)
+            }
+            return worker
+        } catch let failure as LineChannelProcess.Failure {
+            throw WorkerSetupError(description: "the batch worker did not start: \(failure)")
+        }
+    }
+
+    private func run(_ input: BatchInput, on worker: LineChannelProcess) -> PhotoOutcome {
+        do {
+            let job = WorkerJob(input: input.url.path, stem: input.stem)
+            try worker.send(try JSONEncoder().encode(job))
+            let line = try worker.receiveLine(timeout: photoTimeout)
+            if let outcome = try JSONDecoder().decode(WorkerReply.self, from: line).outcome { return outcome }
+            return failed(input, "the worker answered without an outcome", worker: worker)
+        } catch let failure as LineChannelProcess.Failure {
+            var outcome = failed(input, "\(failure) while processing this photo", worker: worker)
+            if case .signalled(let signal) = failure { outcome.workerSignal = signal }
+            if case .timedOut = failure { outcome.timedOut = true }
+            return outcome
+        } catch {
+            return failed(input, "unreadable answer from the worker: \(error)", worker: worker)
+        }
+    }
+
+    /// A photo lost with its worker: the worker is gone (or is killed here)
+    /// and whatever it was writing for this photo is removed.
+    private func failed(_ input: BatchInput, _ reason: String, worker: LineChannelProcess) -> PhotoOutcome {
+        worker.kill()
+        AtomicFile.removeUnfinished(
+            startingWith: setup.options.outputDirectory.appendingPathComponent(input.stem), writer: worker.pid)
+        var outcome = PhotoOutcome(input: input.url.path, status: .failed)
+        outcome.error = "\(input.url.path): \(reason)"
+        outcome.workerFailure = reason
+        return outcome
+    }
+}
+
+/// What a scheduler run did: outcomes in input order, and the most photos
+/// that were in progress at once (lower than `jobs` under thermal pressure).
+public struct BatchRun: Sendable {
+    public var outcomes: [PhotoOutcome]
+    public var peakConcurrency: Int
+}
+
+/// The shared queue position, results and stop flag of one scheduler run.
+private final class SchedulerState: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var nextIndex = 0
+    private var active = 0
+    private(set) var peakActive = 0
+    private(set) var outcomes: [PhotoOutcome?]
+    private(set) var fatal: Error?
+
+    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+    /// The next photo for `slot`, waiting while `limit()` workers are already
+    /// busy; nil when none is left or the batch stopped.
+    func next(slot: Int, limit: () -> Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        while fatal == nil, nextIndex < outcomes.count, active >= limit() {
+            _ = lock.wait(until: Date().addingTimeInterval(1))
+        }
+        guard fatal == nil, nextIndex < outcomes.count else { return nil }
+        defer { nextIndex += 1 }
+        active += 1
+        peakActive = max(peakActive, active)
+        return nextIndex
+    }
+
+    func finish(_ index: Int, _ outcome: PhotoOutcome, completed: (Int, PhotoOutcome) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        outcomes[index] = outcome
+        active -= 1
+        completed(index, outcome)
+        lock.broadcast()
+    }
+
+    func stop(_ error: Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if fatal == nil { fatal = error }
+        active -= 1
+        lock.broadcast()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MatteboxCore
+
+/// The record `--resume` trusts: one JSON line per finished photo in the output
+/// folder, saying which input content and which pipeline made which outputs.
+/// A line is appended (and flushed) only after the photo's outputs were renamed
+/// into place, so a killed run leaves either a complete entry or none; a torn
+/// last line is ignored. Each shard writes its own file, so shards sharing an
+/// output folder never write to the same file.
+public final class ResumeManifest: @unchecked Sendable {
+    public struct Entry: Codable, Sendable, Equatable {
+        public var stem: String
+        public var inputSHA256: String
+        public var pipelineSHA256: String
+        /// Paths relative to the output folder.
+        public var outputs: [String]
+
+        public init(stem: String, inputSHA256: String, pipelineSHA256: String, outputs: [String]) {
+            self.stem = stem
+            self.inputSHA256 = inputSHA256
+            self.pipelineSHA256 = pipelineSHA256
+            self.outputs = outputs
+        }
+    }
+
+    public static let filePrefix = ".mattebox-manifest"
+    private let outputDirectory: URL
+    private let file: URL
+    private var entries: [String: Entry] = [:]
+    private let lock = NSLock()
+
+    /// Reads every manifest in `outputDirectory` (all shards' files).
+    public init(outputDirectory: URL, shard: BatchShard?) {
+        self.outputDirectory = outputDirectory
+        let name = shard.map { "\(Self.filePrefix)-shard-\($0.index)-of-\($0.count).jsonl" } ?? "\(Self.filePrefix).jsonl"
+        file = outputDirectory.appendingPathComponent(name)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory.path)) ?? []
+        for name in names.sorted() where name.hasPrefix(Self.filePrefix) && name.hasSuffix(".jsonl") {
+            guard let text = try? String(contentsOf: outputDirectory.appendingPathComponent(name), encoding: .utf8)
+            else { continue }
+            for line in text.split(separator: "\n") {
+                if let entry = try? JSONDecoder().decode(Entry.self, from: Data(line.utf8)) {
+                    entries[entry.stem] = entry
+                }
+            }
+        }
+    }
+
+    /// Whether `input`'s outputs are complete for this content and pipeline.
+    public func isDone(_ input: BatchInput, inputSHA256: String, pipelineSHA256: String) -> Bool {
+        guard let entry = lock.withLock({ entries[input.stem] }), entry.inputSHA256 == inputSHA256,
+            entry.pipelineSHA256 == pipelineSHA256, !entry.outputs.isEmpty
+        else { return false }
+        return entry.outputs.allSatisfy { relative in
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: outputDirectory.appendingPathComponent(relative).path)
+            return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) > 0
+        }
+    }
+
+    public func entry(for stem: String) -> Entry? { lock.withLock { entries[stem] } }
+
+    /// Appends an entry and flushes it to disk.
+    public func record(_ entry: Entry) throws {
+        var line = try JSONEncoder().encode(entry)
+        line.append(0x0A)
+        try lock.withLock {
+            try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+            let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw MatteboxError("cannot open \(file.path): \(String(cString: strerror(errno)))")
+            }
+            defer { close(descriptor) }
+            let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
+            guard written == line.count, fsync(descriptor) == 0 else {
+                throw MatteboxError("cannot append to \(file.path): \(String(cString: strerror(errno)))")
+            }
+            entries[entry.stem] = entry
+        }
+    }
+}

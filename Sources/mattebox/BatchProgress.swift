@@ -1,0 +1,63 @@
+import Foundation
+import MatteboxPipeline
+
+/// What `mattebox process` shows while a batch runs: a progress bar redrawn on
+/// standard error when it is a terminal (done, failed, rate, ETA), and a plain
+/// progress line at most every five seconds otherwise, for logs.
+final class BatchProgress: @unchecked Sendable {
+    private let total: Int
+    private let alreadyDone: Int
+    private let start = ContinuousClock.now
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private var done = 0
+    private var failed = 0
+    private var lastLine = ContinuousClock.now
+
+    init(total: Int, skipped: Int) {
+        self.total = total
+        alreadyDone = skipped
+    }
+
+    /// Records one finished photo; `print` writes its own line first (to standard output).
+    func update(_ outcome: PhotoOutcome, print: () -> Void) {
+        done += 1
+        if outcome.status == .failed { failed += 1 }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        print()
+        fflush(nil)
+        if terminal {
+            FileHandle.standardError.write(Data(bar().utf8))
+        } else if lastLine.secondsSince >= 5 || done == total {
+            lastLine = .now
+            FileHandle.standardError.write(Data("progress: \(summary())\n".utf8))
+        }
+    }
+
+    func finish() {
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    private func bar() -> String {
+        let width = 24
+        let filled = total == 0 ? width : width * done / total
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+            + summary()
+    }
+
+    private func summary() -> String {
+        let elapsed = start.secondsSince
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        var text = "\(done)/\(total) done, \(failed) failed"
+        if alreadyDone > 0 { text += ", \(alreadyDone) already done" }
+        text += String(format: ", %.2f photos/s", rate)
+        if rate > 0, done < total { text += ", ETA \(Self.duration(Double(total - done) / rate))" }
+        return text
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        if whole >= 3600 { return "\(whole / 3600)h\(String(format: "%02d", whole % 3600 / 60))m" }
+        if whole >= 60 { return "\(whole / 60)m\(String(format: "%02d", whole % 60))s" }
+        return "\(whole)s"
+    }
+}

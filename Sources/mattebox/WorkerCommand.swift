@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+import MatteboxPipeline
+
+/// `mattebox worker`: the process `mattebox process` runs plugins in. Not for
+/// people to call; it speaks JSON lines on standard input and output.
+struct WorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker", abstract: "Run photos for `mattebox process` (internal).", shouldDisplay: false)
+
+    func run() throws {
+        let status = BatchWorker.serve { setup in
+            let registry = HostEnvironment.discoverPlugins()
+            let pipeline = try BatchPipeline.validate(
+                text: setup.pipelineText, path: setup.pipelinePath, options: setup.options, registry: registry)
+            return BatchProcessor(runner: try PipelineRunner(pipeline: pipeline, registry: registry), options: setup.options)
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}

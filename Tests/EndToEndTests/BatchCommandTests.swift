@@ -1,0 +1,208 @@
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxTestSupport
+import Testing
+
+/// `mattebox process` on folders as an archive job runs it: bad files and a
+/// crashing or hanging plugin fail only their photos, a killed run resumes
+/// without losing or duplicating anything, and shards add up to the whole.
+@Suite struct BatchCommandTests {
+    let folder: URL
+
+    init() throws { folder = try TestEnvironment.scratchDirectory("batch") }
+
+    /// A JPEG `width` px wide (a colour pattern), written at `relative` under `root`.
+    private func writeJPEG(_ relative: String, width: Int, height: Int = 40, under root: URL) throws {
+        let photo = Photo(primary: TestImages.pattern(width: width, height: height))
+        try AtomicFile.write(try ImageEncoder.encode(photo, as: .jpeg), to: root.appendingPathComponent(relative))
+    }
+
+    private func mattebox(_ arguments: [String], plugins: URL? = nil, timeout: TimeInterval = 300)
+        -> TestEnvironment.CommandResult
+    {
+        TestEnvironment.run(
+            [TestEnvironment.mattebox] + arguments,
+            environment: plugins.map { ["MATTEBOX_PLUGIN_PATH": $0.path] } ?? [:], timeout: timeout)
+    }
+
+    private func report(_ url: URL) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+    }
+
+    /// Every file under `root`, relative, hidden ones included.
+    private func files(under root: URL) -> [String] {
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        return (walker?.allObjects as? [String] ?? []).filter { path in
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            return !isDirectory.boolValue
+        }.sorted()
+    }
+
+    private func decodes(_ url: URL) -> Bool {
+        TestEnvironment.run(["/usr/bin/vipsheader", url.path]).status == 0
+    }
+
+    @Test func badFilesAndMisbehavingPluginsFailOnlyTheirOwnPhotos() throws {
+        let plugins = folder.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        _ = try TestEnvironment.compilePlugin(
+            TestEnvironment.fixtures.appendingPathComponent("plugins/misbehave_on_width.c"), into: plugins)
+        let inputs = folder.appendingPathComponent("in")
+        for (name, width) in [("good/a.jpg", 60), ("good/b.jpg", 62), ("good/deep/c.jpg", 63), ("crash.jpg", 61),
+                              ("hang.jpg", 64)] {
+            try writeJPEG(name, width: width, under: inputs)
+        }
+        let whole = try Data(contentsOf: inputs.appendingPathComponent("good/a.jpg"))
+        try whole.prefix(whole.count / 2).write(to: inputs.appendingPathComponent("truncated.jpg"))
+        try Data().write(to: inputs.appendingPathComponent("empty.jpg"))
+        try Data("not a photo\n".utf8).write(to: inputs.appendingPathComponent("notes.jpg"))
+        var heif = [UInt8](try ImageEncoder.encode(Photo(primary: TestImages.pattern()), as: .heic))
+        let meta = try #require((0..<heif.count - 4).first { heif[$0..<$0 + 4] == [0x6d, 0x65, 0x74, 0x61] })
+        heif.replaceSubrange(meta - 4..<meta, with: [0x7f, 0xff, 0xff, 0xf0])
+        try Data(heif).write(to: inputs.appendingPathComponent("hostile.heic"))
+        let pipeline = folder.appendingPathComponent("p.yaml")
+        try """
+            stages:
+              - plugin: org.mattebox.tests.misbehave
+                params: { crash-width: 61, hang-width: 64 }
+              - plugin: org.mattebox.orientation
+            """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        let reportFile = folder.appendingPathComponent("report.json")
+
+        let result = mattebox(
+            ["process", inputs.path, "-o", out.path, "--pipeline", pipeline.path, "-j", "2", "--timeout", "8",
+             "--report", reportFile.path], plugins: plugins)
+        #expect(result.status == 1, "\(result.errors)")
+        let summary = try report(reportFile)
+        #expect(summary["succeeded"] as? Int == 3)
+        #expect(summary["failed"] as? Int == 6)
+        let photos = summary["photos"] as? [[String: Any]] ?? []
+        let byName = Dictionary(uniqueKeysWithValues: photos.map {
+            (URL(fileURLWithPath: $0["input"] as? String ?? "").lastPathComponent, $0)
+        })
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { #expect(byName[name]?["status"] as? String == "ok", "\(name)") }
+        for name in ["crash.jpg", "hang.jpg", "truncated.jpg", "empty.jpg", "notes.jpg", "hostile.heic"] {
+            #expect(byName[name]?["status"] as? String == "failed", "\(name)")
+            let error = byName[name]?["error"] as? String ?? ""
+            #expect(error.contains(inputs.appendingPathComponent(name).path), "\(name): \(error)")
+        }
+        #expect(byName["crash.jpg"]?["workerSignal"] as? Int == Int(SIGSEGV))
+        #expect((byName["crash.jpg"]?["error"] as? String)?.contains("SIGSEGV") == true)
+        #expect(byName["hang.jpg"]?["timedOut"] as? Bool == true)
+        // The input tree is mirrored, every output decodes, nothing half-written is left.
+        let outputs = files(under: out).filter { !$0.hasPrefix(".mattebox-manifest") }
+        #expect(outputs == ["good/a.jpg", "good/b.jpg", "good/deep/c.jpg"])
+        for path in outputs { #expect(decodes(out.appendingPathComponent(path)), "\(path)") }
+        // The text form names every failure on its file too.
+        #expect(result.output.contains("FAILED \(inputs.appendingPathComponent("crash.jpg").path)"))
+    }
+
+    @Test func aKilledBatchResumesWithEveryOutputCompleteAndOriginalsUntouched() throws {
+        let inputs = folder.appendingPathComponent("in")
+        for index in 0..<14 {
+            try writeJPEG("set\(index % 3)/photo\(index).jpg", width: 1200 + index, height: 900, under: inputs)
+        }
+        let originals = try files(under: inputs).map { try Data(contentsOf: inputs.appendingPathComponent($0)) }
+        let out = folder.appendingPathComponent("out")
+        let arguments = ["process", inputs.path, "-o", out.path, "--format", "heic", "-j", "1"]
+        let manifest = out.appendingPathComponent(".mattebox-manifest.jsonl")
+
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: TestEnvironment.mattebox)
+        run.arguments = arguments
+        run.standardOutput = FileHandle.nullDevice
+        run.standardError = FileHandle.nullDevice
+        try run.run()
+        let deadline = Date().addingTimeInterval(240)
+        while Date() < deadline, run.isRunning,
+            (try? String(contentsOf: manifest, encoding: .utf8))?.split(separator: "\n").count ?? 0 < 3
+        {
+            usleep(20_000)
+        }
+        #expect(run.isRunning, "the batch finished before it could be killed; make the photos bigger")
+        kill(run.processIdentifier, SIGKILL)
+        run.waitUntilExit()
+        usleep(600_000)  // the worker notices its parent is gone within 0.2 s
+        let doneBefore = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n").count
+        #expect(doneBefore >= 3 && doneBefore < 14)
+
+        let reportFile = folder.appendingPathComponent("report.json")
+        let resumed = mattebox(arguments + ["--resume", "--report", reportFile.path])
+        #expect(resumed.status == 0, "\(resumed.errors)")
+        let summary = try report(reportFile)
+        #expect(summary["skipped"] as? Int ?? 0 >= doneBefore)
+        #expect((summary["skipped"] as? Int ?? 0) + (summary["succeeded"] as? Int ?? 0) == 14)
+        let expected = (0..<14).map { "set\($0 % 3)/photo\($0).heic" }.sorted()
+        #expect(files(under: out).filter { !$0.hasPrefix(".mattebox-manifest") } == expected)
+        for path in expected {
+            let header = TestEnvironment.run(["/usr/bin/vipsheader", out.appendingPathComponent(path).path])
+            #expect(header.status == 0 && header.output.contains("x900 "), "\(path): \(header.errors)")
+        }
+        #expect(try files(under: inputs).map { try Data(contentsOf: inputs.appendingPathComponent($0)) } == originals)
+        // A second resume finds everything done; a changed pipeline redoes everything.
+        let again = mattebox(arguments + ["--resume", "--json"])
+        #expect(again.status == 0)
+        #expect(again.output.contains("\"skipped\" : 14"))
+        let changed = mattebox(arguments + ["--resume", "--quality", "60", "--json"])
+        #expect(changed.output.contains("\"succeeded\" : 14"), "\(changed.errors)")
+    }
+
+    @Test func allShardsTogetherMakeExactlyTheUnshardedOutputs() throws {
+        let inputs = folder.appendingPathComponent("in")
+        for index in 0..<12 { try writeJPEG("g\(index % 2)/p\(index).jpg", width: 50 + index, under: inputs) }
+        let whole = folder.appendingPathComponent("whole"), sharded = folder.appendingPathComponent("sharded")
+        #expect(mattebox(["process", inputs.path, "-o", whole.path]).status == 0)
+        var counts: [Int] = []
+        for shard in 0..<4 {
+            let result = mattebox(["process", inputs.path, "-o", sharded.path, "--shard", "\(shard)/4", "--json"])
+            #expect(result.status == 0, "\(result.errors)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+            counts.append(object?["total"] as? Int ?? -1)
+        }
+        #expect(counts.reduce(0, +) == 12)
+        let outputs = files(under: whole).filter { !$0.hasPrefix(".") }
+        #expect(outputs.count == 12)
+        #expect(files(under: sharded).filter { !$0.hasPrefix(".") } == outputs)
+        for path in outputs {
+            #expect(
+                try Data(contentsOf: whole.appendingPathComponent(path))
+                    == Data(contentsOf: sharded.appendingPathComponent(path)), "\(path)")
+        }
+        #expect(mattebox(["process", inputs.path, "-o", sharded.path, "--shard", "4/4"]).errors.contains("--shard"))
+    }
+
+    @Test func thermalPressureLowersHowManyPhotosRunAtOnce() throws {
+        let inputs = folder.appendingPathComponent("in")
+        for index in 0..<6 { try writeJPEG("p\(index).jpg", width: 800 + index, height: 600, under: inputs) }
+        let system = folder.appendingPathComponent("system")
+        let zone = system.appendingPathComponent("sys/class/thermal/thermal_zone0")
+        try FileManager.default.createDirectory(at: zone, withIntermediateDirectories: true)
+        for (name, value) in [("type", "soc"), ("trip_point_0_type", "hot"), ("trip_point_0_temp", "85000")] {
+            try "\(value)\n".write(to: zone.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        func run(celsius: Int) throws -> [String: Any] {
+            try "\(celsius * 1000)\n".write(to: zone.appendingPathComponent("temp"), atomically: true, encoding: .utf8)
+            let out = folder.appendingPathComponent("out-\(celsius)")
+            let result = TestEnvironment.run(
+                [TestEnvironment.mattebox, "process", inputs.path, "-o", out.path, "--format", "heic", "-j", "2", "--json"],
+                environment: ["MATTEBOX_SYSTEM_ROOT": system.path])
+            #expect(result.status == 0, "\(result.errors)")
+            return try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] ?? [:]
+        }
+        let hot = try run(celsius: 88)
+        #expect(hot["highestPressure"] as? String == "critical")
+        #expect(hot["peakConcurrency"] as? Int == 1)
+        #expect(hot["succeeded"] as? Int == 6)
+        let cool = try run(celsius: 40)
+        #expect(cool["highestPressure"] as? String == "nominal")
+        #expect(cool["peakConcurrency"] as? Int == 2)
+
+        let thermal = TestEnvironment.run(
+            [TestEnvironment.mattebox, "thermal"], environment: ["MATTEBOX_SYSTEM_ROOT": system.path])
+        #expect(thermal.output.contains("pressure: nominal"))
+        #expect(thermal.output.contains("thermal_zone0 soc: 40.0 °C; trips: hot 85.0 °C"))
+    }
+}
