@@ -52,6 +52,9 @@ demo: build
 	$(BIN_DIR)/mattebox depth $(OPENCV_SAMPLES)/aloeL.jpg $(OPENCV_SAMPLES)/aloeR.jpg -o demo-out/depth/aloe.pfm
 	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/aloeL.jpg --aux org.mattebox.stereo-right=$(OPENCV_SAMPLES)/aloeR.jpg \
 		-o demo-out/depth --format heic --pipeline Samples/pipelines/stereo-depth.yaml --aux-png
+	$(BIN_DIR)/mattebox process Samples/photos -o demo-out/batch --format heic -j 2 --report demo-out/batch-report.json
+	$(BIN_DIR)/mattebox process Samples/photos -o demo-out/batch --format heic -j 2 --resume
+	$(BIN_DIR)/mattebox thermal
 	@echo "Results are in demo-out/"
 
 ## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against

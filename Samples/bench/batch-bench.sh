@@ -56,7 +56,7 @@ echo "   $count photos: $(ls "$inputs/jpeg" "$inputs/heic" | grep -c jpg) JPEG, 
 echo "== Python peer environment (opencv-python-headless, pillow-heif from PyPI)"
 if [ ! -x "$work/venv/bin/python" ]; then
     python3 -m venv "$work/venv"
-    "$work/venv/bin/pip" install -q opencv-python-headless pillow-heif numpy
+    "$work/venv/bin/pip" install -q "opencv-python-headless<5" pillow-heif numpy  # 5.x dropped CascadeClassifier
 fi
 
 cat > "$work/a.yaml" <<'YAML'

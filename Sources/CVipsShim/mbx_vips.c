@@ -95,6 +95,9 @@ int mbx_vips_start(void) {
     if (!started) {
         status = VIPS_INIT("mattebox");
         started = status == 0;
+        /* Every photo is decoded once: caching operations only holds on to
+         * 12 MP buffers (up to 100 MB per process) that no later call reuses. */
+        if (started) vips_cache_set_max(0);
     }
     g_mutex_unlock(&lock);
     return status;

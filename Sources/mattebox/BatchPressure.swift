@@ -3,28 +3,32 @@ import MatteboxCapture
 import MatteboxCore
 import Synchronization
 
-/// Lowers a batch's concurrency under thermal and CPU pressure (the monitor
-/// the capture session uses), and says so on standard error when the level
-/// changes; remembers the highest level seen for the report.
+/// Lowers a batch's concurrency under thermal pressure (the monitor the
+/// capture session uses, without CPU stall time, which a busy batch causes
+/// itself), and says so on standard error when that changes how many photos
+/// run at once; remembers the highest level seen for the report.
 final class BatchPressure: Sendable {
     private let monitor: PressureMonitor
     private let jobs: Int
-    private let seen = Mutex<(last: PressureLevel, highest: PressureLevel)>((.nominal, .nominal))
+    private let seen = Mutex<(allowed: Int, highest: PressureLevel)>((0, .nominal))
 
-    init(monitor: PressureMonitor, jobs: Int) {
-        self.monitor = monitor
+    init(jobs: Int) {
+        var sources = SystemPressureSources.fromEnvironment
+        sources.includesCPUPressure = false
+        monitor = PressureMonitor(sources: sources)
         self.jobs = jobs
+        seen.withLock { $0.allowed = jobs }
     }
 
     var highest: PressureLevel { seen.withLock { $0.highest } }
 
     @Sendable func concurrency() -> Int {
         let level = monitor.current().level
-        let changed = seen.withLock { seen in
-            defer { seen = (level, max(seen.highest, level)) }
-            return seen.last != level
-        }
         let allowed = level.batchConcurrency(jobs: jobs)
+        let changed = seen.withLock { seen in
+            defer { seen = (allowed, max(seen.highest, level)) }
+            return seen.allowed != allowed
+        }
         if changed {
             Log.emit(
                 .warning,

@@ -78,7 +78,7 @@ struct ProcessCommand: ParsableCommand {
             workerCommand: [HostEnvironment.executablePath, "worker"],
             setup: WorkerSetup(pipelineText: pipelineText, pipelinePath: pipelinePath, options: options),
             jobs: workers, photoTimeout: timeout)
-        let pressure = BatchPressure(monitor: PressureMonitor(), jobs: workers)
+        let pressure = BatchPressure(jobs: workers)
         scheduler.concurrencyLimit = pressure.concurrency
         let progress = BatchProgress(total: queue.count, skipped: skipped.count)
         let clock = ContinuousClock.now

@@ -6,6 +6,9 @@ import Foundation
 /// becomes a factor with its own level; missing files mean no factor.
 public struct SystemPressureSources: Sendable {
     public var root: URL
+    /// CPU stall time counts too. A batch leaves it out: its own full use of
+    /// the cores stalls the CPU, and it must not throttle itself for that.
+    public var includesCPUPressure = true
 
     public init(root: URL = URL(fileURLWithPath: "/")) { self.root = root }
 
@@ -16,7 +19,7 @@ public struct SystemPressureSources: Sendable {
     }
 
     public func read() -> [PressureFactor] {
-        thermalZones() + coolingDevices() + (cpuPressure().map { [$0] } ?? [])
+        thermalZones() + coolingDevices() + (includesCPUPressure ? cpuPressure().map { [$0] } ?? [] : [])
     }
 
     /// Level from trip points: at a passive trip serious, at hot critical,
