@@ -54,8 +54,8 @@ count=$(find "$inputs/jpeg" "$inputs/heic" -type f | wc -l)
 echo "   $count photos: $(ls "$inputs/jpeg" "$inputs/heic" | grep -c jpg) JPEG, $(ls "$inputs/heic" | wc -l) HEIC"
 
 echo "== Python peer environment (opencv-python-headless, pillow-heif from PyPI)"
-if [ ! -x "$work/venv/bin/python" ]; then
-    python3 -m venv "$work/venv"
+if ! "$work/venv/bin/python" -c "import cv2, pillow_heif; cv2.CascadeClassifier" 2>/dev/null; then
+    [ -x "$work/venv/bin/python" ] || python3 -m venv "$work/venv"
     "$work/venv/bin/pip" install -q "opencv-python-headless<5" pillow-heif numpy  # 5.x dropped CascadeClassifier
 fi
 
