@@ -149,12 +149,11 @@ struct ProcessCommand: ParsableCommand {
         let done = Mutex<[String: PhotoOutcome]>([:])
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let input = inputs[index]
-            guard let entry = manifest.entry(for: input.stem), entry.pipelineSHA256 == fingerprint,
-                let hash = try? ContentHash.sha256(fileAt: input.url),
-                manifest.isDone(input, inputSHA256: hash, pipelineSHA256: fingerprint)
+            guard let entry = manifest.completedEntry(
+                for: input, pipelineSHA256: fingerprint, hash: { try ContentHash.sha256(fileAt: input.url) })
             else { return }
             var outcome = PhotoOutcome(input: input.url.path, status: .skipped)
-            outcome.inputSHA256 = hash
+            outcome.inputSHA256 = entry.inputSHA256
             let outputs = entry.outputs.map { URL(fileURLWithPath: output).appendingPathComponent($0).path }
             outcome.output = outputs.first
             outcome.auxiliaryOutputs = Array(outputs.dropFirst())

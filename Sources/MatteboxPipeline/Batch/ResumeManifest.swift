@@ -46,19 +46,20 @@ public final class ResumeManifest: @unchecked Sendable {
         }
     }
 
-    /// Whether `input`'s outputs are complete for this content and pipeline.
-    public func isDone(_ input: BatchInput, inputSHA256: String, pipelineSHA256: String) -> Bool {
-        guard let entry = lock.withLock({ entries[input.stem] }), entry.inputSHA256 == inputSHA256,
-            entry.pipelineSHA256 == pipelineSHA256, !entry.outputs.isEmpty
-        else { return false }
-        return entry.outputs.allSatisfy { relative in
+    /// The entry that lets `--resume` skip `input`: same pipeline, same input
+    /// content, every output there. The input is hashed (`hash`) only when an
+    /// entry for the same pipeline exists, so unfinished photos cost no read.
+    public func completedEntry(for input: BatchInput, pipelineSHA256: String, hash: () throws -> String) -> Entry? {
+        guard let entry = lock.withLock({ entries[input.stem] }), entry.pipelineSHA256 == pipelineSHA256,
+            !entry.outputs.isEmpty, (try? hash()) == entry.inputSHA256
+        else { return nil }
+        let complete = entry.outputs.allSatisfy { relative in
             let attributes = try? FileManager.default.attributesOfItem(
                 atPath: outputDirectory.appendingPathComponent(relative).path)
             return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) > 0
         }
+        return complete ? entry : nil
     }
-
-    public func entry(for stem: String) -> Entry? { lock.withLock { entries[stem] } }
 
     /// Appends an entry and flushes it to disk.
     public func record(_ entry: Entry) throws {
