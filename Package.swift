@@ -42,6 +42,9 @@ let package = Package(
             linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc"]
                 .map { .linkedLibrary($0) }),
 
+        // libv4l2 and libv4lconvert behind non-variadic C functions and constants.
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
+
         .target(name: "MatteboxCore"),
         .target(name: "MatteboxHEIF", dependencies: ["MatteboxCore", "CHeif", "CHeifShim"]),
         .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxHEIF", "CVipsShim"]),
@@ -57,7 +60,9 @@ let package = Package(
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI"]),
         .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "CVision"]),
         // Cameras and the machine around them: thermal and CPU pressure.
-        .target(name: "MatteboxCapture", dependencies: ["MatteboxCore"]),
+        .target(
+            name: "MatteboxCapture",
+            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost", "CV4L2", "Yams"]),
         .target(
             name: "MatteboxEvaluation",
             dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
@@ -111,7 +116,9 @@ let package = Package(
                 "MatteboxEvaluation", "MatteboxVision", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost",
                 "MatteboxTestSupport",
             ]),
-        .testTarget(name: "MatteboxCaptureTests", dependencies: ["MatteboxCapture", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "MatteboxCaptureTests",
+            dependencies: ["MatteboxCapture", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxTestSupport", "CV4L2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -8,17 +8,10 @@ import MatteboxCore
 /// red, far blue), and under each one the same image laid over the primary.
 public enum ContactSheet {
     public static func render(_ photo: Photo, tileHeight: Int = 240) throws -> PixelImage {
-        var upright = photo
-        if photo.metadata.orientation.isMirrored { try upright.apply(.flipHorizontal) }
-        switch photo.metadata.orientation.clockwiseQuarterTurns {
-        case 1: try upright.apply(.rotate90)
-        case 2: try upright.apply(.rotate180)
-        case 3: try upright.apply(.rotate270)
-        default: break
-        }
+        let upright = try photo.displayedUpright()
         let height = max(16, tileHeight)
         let width = max(16, Int((Double(upright.primary.width) * Double(height) / Double(upright.primary.height)).rounded()))
-        let primary = try resized(rgb8(upright.primary), width: width, height: height)
+        let primary = try ImageGeometry.resized(rgb8(upright.primary), width: width, height: height)
 
         var top: [(PixelImage, String)] = [
             (primary, "primary \(photo.primary.width)x\(photo.primary.height), orientation \(photo.metadata.orientation.rawValue)")
@@ -28,7 +21,7 @@ public enum ContactSheet {
             let image = upright.auxiliary[role]!
             let info = upright.metadata.auxiliaryInfo[role]
             let isDepth = role == .depth || role == .disparity
-            let view = try resized(visualize(image, role: role, depth: info?.depth), width: width, height: height)
+            let view = try ImageGeometry.resized(visualize(image, role: role, depth: info?.depth), width: width, height: height)
             top.append((view, caption(role, image, info)))
             bottom.append((overlay(view, on: primary, isDepth: isDepth), "\(role) over primary"))
         }
@@ -118,15 +111,6 @@ public enum ContactSheet {
     /// float is clamped to 0...1, alpha is dropped.
     static func rgb8(_ image: PixelImage) throws -> PixelImage {
         image.converted(channels: 3, eightBit: true)
-    }
-
-    static func resized(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
-        if image.width == width, image.height == height { return image }
-        try Vips.start()
-        var input = Vips.pixels(of: image)
-        var output = mbx_pixels()
-        try Vips.call { mbx_vips_resize(&input, Int32(width), Int32(height), &output, $0) }
-        return try Vips.image(adopting: output)
     }
 
     private static func layout(_ cells: [(PixelImage, String)], columns: Int) throws -> PixelImage {

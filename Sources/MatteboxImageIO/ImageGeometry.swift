@@ -23,6 +23,27 @@ public enum ImageGeometry {
         return try Vips.image(adopting: output)
     }
 
+    /// The image scaled to exactly `width` x `height` (the same image when it already is).
+    public static func resized(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
+        if image.width == width, image.height == height { return image }
+        try Vips.start()
+        var input = Vips.pixels(of: image)
+        var output = mbx_pixels()
+        try Vips.call { mbx_vips_resize(&input, Int32(width), Int32(height), &output, $0) }
+        return try Vips.image(adopting: output)
+    }
+
+    /// The image cropped to the aspect of `width` x `height` around its centre, then scaled to it.
+    public static func filled(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
+        let scale = max(Double(width) / Double(image.width), Double(height) / Double(image.height))
+        let cropWidth = min(image.width, Int((Double(width) / scale).rounded()))
+        let cropHeight = min(image.height, Int((Double(height) / scale).rounded()))
+        let cropped = cropWidth == image.width && cropHeight == image.height
+            ? image
+            : try crop(image, x: (image.width - cropWidth) / 2, y: (image.height - cropHeight) / 2, width: cropWidth, height: cropHeight)
+        return try resized(cropped, width: width, height: height)
+    }
+
     public static func crop(_ image: PixelImage, x: Int, y: Int, width: Int, height: Int) throws -> PixelImage {
         try Vips.start()
         var input = Vips.pixels(of: image)
@@ -35,6 +56,20 @@ public enum ImageGeometry {
 }
 
 extension Photo {
+    /// The photo as a viewer shows it: its EXIF orientation applied to the pixels
+    /// (the orientation tag itself is left as it was).
+    public func displayedUpright() throws -> Photo {
+        var upright = self
+        if metadata.orientation.isMirrored { try upright.apply(.flipHorizontal) }
+        switch metadata.orientation.clockwiseQuarterTurns {
+        case 1: try upright.apply(.rotate90)
+        case 2: try upright.apply(.rotate180)
+        case 3: try upright.apply(.rotate270)
+        default: break
+        }
+        return upright
+    }
+
     /// Applies the transform to the primary and every auxiliary image.
     public mutating func apply(_ transform: GeometryTransform) throws {
         primary = try ImageGeometry.apply(transform, to: primary)

@@ -1,0 +1,72 @@
+import Foundation
+import MatteboxCore
+
+/// Where an emulated camera's pictures come from: frame N as the bytes a
+/// camera would send in a given format (MJPEG, YUYV).
+public protocol EmulatedFrameSource: Sendable {
+    func payload(frame: Int, format: StreamFormat) throws -> [UInt8]
+}
+
+/// One pixel format an emulated camera offers, with its sizes and frame rates.
+public struct EmulatedFormat: Sendable {
+    public var fourcc: FourCC
+    public var sizes: [FrameSize]
+    public var intervals: [FrameInterval]
+
+    public init(fourcc: FourCC, sizes: [FrameSize], framesPerSecond: [Double] = [30, 20, 15]) {
+        self.fourcc = fourcc
+        self.sizes = sizes
+        intervals = framesPerSecond.map { FrameInterval(numerator: 1, denominator: UInt32($0)) }
+    }
+
+    var description: String {
+        switch fourcc {
+        case .mjpeg: return "Motion-JPEG"
+        case .yuyv: return "YUYV 4:2:2"
+        default: return fourcc.description
+        }
+    }
+}
+
+/// What an emulated V4L2 camera is: the names QUERYCAP reports, its formats,
+/// its position and rotation controls (absent like on most webcams when nil),
+/// its buffer limits, and the source of its frames.
+public struct EmulatedCameraSpec: Sendable {
+    public var card: String
+    public var driver = "mattebox-emulated"
+    public var busInfo: String
+    public var formats: [EmulatedFormat]
+    /// V4L2_CID_CAMERA_ORIENTATION; nil = the device has no such control.
+    public var orientation: CameraPosition?
+    /// V4L2_CID_CAMERA_SENSOR_ROTATION in degrees; nil = no such control.
+    public var sensorRotation: Int?
+    public var minimumBuffers = 2
+    public var maximumBuffers = 8
+    public var frames: EmulatedFrameSource
+
+    public init(
+        card: String, busInfo: String, formats: [EmulatedFormat], orientation: CameraPosition? = nil,
+        sensorRotation: Int? = nil, frames: EmulatedFrameSource
+    ) {
+        self.card = card
+        self.busInfo = busInfo
+        self.formats = formats
+        self.orientation = orientation
+        self.sensorRotation = sensorRotation
+        self.frames = frames
+    }
+}
+
+/// Faults an emulated camera can be told to show, as real ones do.
+public enum EmulatedFault: Sendable {
+    /// The next DQBUF fails with EIO (a queue error; libv4l2 also says EIO after repeated bad MJPEG).
+    case ioErrorOnNextDequeue
+    /// The next N frames arrive cut to a third of their length.
+    case truncatedFrames(Int)
+    /// The next N frames arrive as noise with no JPEG header.
+    case garbageFrames(Int)
+    /// The next N frames are lost on the bus: the sequence numbers jump.
+    case droppedFrames(Int)
+    /// The next N frames are flagged V4L2_BUF_FLAG_ERROR.
+    case flaggedFrames(Int)
+}

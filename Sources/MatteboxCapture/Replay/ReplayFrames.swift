@@ -1,0 +1,119 @@
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+
+/// Still pictures played as a camera's frames, the way libcamera's virtual
+/// cameras play JPEG files: each picture is shown upright, cropped to the
+/// frame's aspect, scaled to its size, and sent as a camera sends it (a real
+/// JPEG for MJPEG, packed 4:2:2 for YUYV). Renderings are made once per size.
+public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
+    private struct Key: Hashable {
+        var fourcc: FourCC
+        var size: FrameSize
+    }
+
+    private let pictures: [PixelImage]
+    /// How many consecutive frames show the same picture.
+    public let framesPerPicture: Int
+    private var renderings: [Key: [[UInt8]]] = [:]
+    private let lock = NSLock()
+
+    public init(pictures: [PixelImage], framesPerPicture: Int = 1) {
+        precondition(!pictures.isEmpty, "a replay needs at least one picture")
+        self.pictures = pictures.map { $0.converted(channels: 3, eightBit: true) }
+        self.framesPerPicture = max(1, framesPerPicture)
+    }
+
+    /// Pictures from image files, or from every image in a folder (sorted by name).
+    public convenience init(contentsOf urls: [URL], framesPerPicture: Int = 1) throws {
+        var files: [URL] = []
+        for url in urls {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                throw MatteboxError("\(url.path): no such file or folder for a replay camera")
+            }
+            if isFolder.boolValue {
+                let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+                files += names.filter { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                    .map { url.appendingPathComponent($0) }
+            } else {
+                files.append(url)
+            }
+        }
+        guard !files.isEmpty else {
+            throw MatteboxError("\(urls.map(\.path).joined(separator: ", ")): no images for a replay camera")
+        }
+        let pictures = try files.map { try ImageDecoder.decodePhoto(at: $0).displayedUpright().primary }
+        self.init(pictures: pictures, framesPerPicture: framesPerPicture)
+    }
+
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff", "webp"]
+
+    /// Colour bars with a bright band that moves a step per picture, for a
+    /// camera that works with no files at all.
+    public static func colourBars(pictures count: Int = 8) -> ReplayFrames {
+        let bars: [(UInt8, UInt8, UInt8)] = [
+            (235, 235, 235), (235, 235, 16), (16, 235, 235), (16, 235, 16), (235, 16, 235), (235, 16, 16), (16, 16, 235),
+        ]
+        let width = 640, height = 480
+        let images = (0..<count).map { step -> PixelImage in
+            let image = PixelImage(width: width, height: height, channels: 3, format: .uint8)
+            let pixels = image.data.assumingMemoryBound(to: UInt8.self)
+            let band = step * height / count
+            for y in 0..<height {
+                for x in 0..<width {
+                    let colour = y >= band && y < band + height / count ? (255, 255, 255) : bars[x * bars.count / width]
+                    let offset = (y * width + x) * 3
+                    (pixels[offset], pixels[offset + 1], pixels[offset + 2]) = colour
+                }
+            }
+            return image
+        }
+        return ReplayFrames(pictures: images, framesPerPicture: 15)
+    }
+
+    public func payload(frame: Int, format: StreamFormat) throws -> [UInt8] {
+        let key = Key(fourcc: format.fourcc, size: format.size)
+        let index = (frame / framesPerPicture) % pictures.count
+        lock.lock()
+        defer { lock.unlock() }
+        if renderings[key] == nil {
+            renderings[key] = try pictures.map { try render($0, as: key) }
+        }
+        return renderings[key]![index]
+    }
+
+    private func render(_ picture: PixelImage, as key: Key) throws -> [UInt8] {
+        let image = try ImageGeometry.filled(picture, width: key.size.width, height: key.size.height)
+        switch key.fourcc {
+        case .mjpeg, .jpeg:
+            return [UInt8](try ImageEncoder.encode(image, as: .jpeg, quality: 90))
+        case .yuyv:
+            return Self.yuyv(image)
+        default:
+            throw MatteboxError("replay cameras send MJPEG or YUYV, not \(key.fourcc)")
+        }
+    }
+
+    /// Packed YUYV 4:2:2 with BT.601 limited-range coefficients, as webcams send.
+    static func yuyv(_ image: PixelImage) -> [UInt8] {
+        let rgb = image.data.assumingMemoryBound(to: UInt8.self)
+        let width = image.width - image.width % 2
+        var out = [UInt8](repeating: 0, count: width * image.height * 2)
+        func luma(_ r: Int, _ g: Int, _ b: Int) -> UInt8 { UInt8(clamping: (66 * r + 129 * g + 25 * b + 128) >> 8 + 16) }
+        for y in 0..<image.height {
+            for x in stride(from: 0, to: width, by: 2) {
+                let p = (y * image.width + x) * 3
+                let (r0, g0, b0) = (Int(rgb[p]), Int(rgb[p + 1]), Int(rgb[p + 2]))
+                let (r1, g1, b1) = (Int(rgb[p + 3]), Int(rgb[p + 4]), Int(rgb[p + 5]))
+                let (r, g, b) = ((r0 + r1) / 2, (g0 + g1) / 2, (b0 + b1) / 2)
+                let o = (y * width + x) * 2
+                out[o] = luma(r0, g0, b0)
+                out[o + 1] = UInt8(clamping: (-38 * r - 74 * g + 112 * b + 128) >> 8 + 128)
+                out[o + 2] = luma(r1, g1, b1)
+                out[o + 3] = UInt8(clamping: (112 * r - 94 * g - 18 * b + 128) >> 8 + 128)
+            }
+        }
+        return out
+    }
+}

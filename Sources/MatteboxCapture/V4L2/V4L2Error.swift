@@ -1,0 +1,38 @@
+import Foundation
+
+/// A failed V4L2 call on one device: which call, which device, the errno, and
+/// what it means for the capture (in use elsewhere, unplugged, no permission).
+public struct V4L2Error: Error, CustomStringConvertible, Sendable, Equatable {
+    public var operation: String
+    public var device: String
+    public var code: Int32
+
+    public init(_ operation: String, device: String, code: Int32) {
+        self.operation = operation
+        self.device = device
+        self.code = code
+    }
+
+    /// Another process owns the camera's buffer queue.
+    public var isBusy: Bool { code == EBUSY }
+    /// The device is gone (unplugged) or was never there.
+    public var isGone: Bool { code == ENODEV || code == ENOENT || code == ENXIO }
+    public var isPermissionDenied: Bool { code == EACCES || code == EPERM }
+
+    public var description: String {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case EBUSY:
+            return "\(device): \(operation) failed: \(reason); the camera is in use by another client"
+        case ENODEV, ENXIO:
+            return "\(device): \(operation) failed: \(reason); the camera is not available (unplugged?)"
+        case ENOENT:
+            return "\(device): no such device; run `mattebox devices` to list cameras"
+        case EACCES, EPERM:
+            return "\(device): \(operation) failed: \(reason); add your user to the `video` group "
+                + "(sudo usermod -aG video $USER) and log in again"
+        default:
+            return "\(device): \(operation) failed: \(reason) (errno \(code))"
+        }
+    }
+}

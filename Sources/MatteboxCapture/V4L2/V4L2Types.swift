@@ -1,0 +1,93 @@
+import CV4L2
+import Foundation
+
+/// What QUERYCAP says about a node: who drives it and whether it captures video.
+public struct DeviceCapability: Sendable, Codable, Equatable {
+    public var driver: String
+    public var card: String
+    public var busInfo: String
+    /// The node's own capabilities (device_caps when the driver reports them).
+    public var capabilities: UInt32
+
+    public var capturesVideo: Bool { capabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
+    public var streams: Bool { capabilities & UInt32(V4L2_CAP_STREAMING) != 0 }
+}
+
+/// One pixel format a device offers (ENUM_FMT).
+public struct FormatDescription: Sendable, Codable, Equatable {
+    public var fourcc: FourCC
+    public var description: String
+    public var compressed: Bool
+}
+
+/// A frame size a format offers (ENUM_FRAMESIZES; stepwise ranges are listed by their corners).
+public struct FrameSize: Sendable, Codable, Hashable, Comparable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var pixels: Int { width * height }
+    public static func < (a: FrameSize, b: FrameSize) -> Bool { (a.pixels, a.width) < (b.pixels, b.width) }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// Seconds per frame as V4L2 states it (numerator/denominator).
+public struct FrameInterval: Sendable, Codable, Hashable {
+    public var numerator: UInt32
+    public var denominator: UInt32
+
+    public init(numerator: UInt32, denominator: UInt32) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    public init(framesPerSecond: Double) {
+        numerator = 1000
+        denominator = UInt32((framesPerSecond * 1000).rounded())
+    }
+
+    public var seconds: Double { denominator == 0 ? 0 : Double(numerator) / Double(denominator) }
+    public var framesPerSecond: Double { numerator == 0 ? 0 : Double(denominator) / Double(numerator) }
+}
+
+/// The format a stream actually runs at, as the driver adjusted it (G_FMT/S_FMT).
+public struct StreamFormat: Sendable, Equatable {
+    public var fourcc: FourCC
+    public var width: Int
+    public var height: Int
+    public var bytesPerLine: Int
+    public var sizeImage: Int
+
+    public var size: FrameSize { FrameSize(width: width, height: height) }
+
+    init(_ format: v4l2_format) {
+        let pix = format.fmt.pix
+        fourcc = FourCC(pix.pixelformat)
+        width = Int(pix.width)
+        height = Int(pix.height)
+        bytesPerLine = Int(pix.bytesperline)
+        sizeImage = Int(pix.sizeimage)
+    }
+
+    /// Back to the kernel structure, for converters.
+    var v4l2: v4l2_format {
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        format.fmt.pix.pixelformat = fourcc.rawValue
+        format.fmt.pix.width = UInt32(width)
+        format.fmt.pix.height = UInt32(height)
+        format.fmt.pix.bytesperline = UInt32(bytesPerLine)
+        format.fmt.pix.sizeimage = UInt32(sizeImage)
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        return format
+    }
+}
+
+/// A fixed-size C char array (a tuple in Swift) as a String.
+func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+}
