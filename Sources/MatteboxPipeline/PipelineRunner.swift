@@ -33,9 +33,21 @@ public final class PipelineRunner: Sendable {
         instances = try pipeline.stages.map { try registry.instantiate($0.plugin.id, parameters: $0.parameters) }
     }
 
-    public func run(_ photo: inout Photo) throws(StageFailure) -> [StageReport] {
+    /// Runs every stage, except those whose outputs are all in `skippedRoles`
+    /// (a capture under thermal pressure turns depth off this way): they are
+    /// reported as skipped with `reason`, which the photo also keeps as why
+    /// those images are absent.
+    public func run(
+        _ photo: inout Photo, skippingStagesProviding skippedRoles: Set<ImageRole> = [], reason: String = ""
+    ) throws(StageFailure) -> [StageReport] {
         var reports: [StageReport] = []
         for (stage, instance) in zip(pipeline.stages, instances) {
+            let outputs = stage.plugin.outputs.map(\.role)
+            if !outputs.isEmpty, outputs.allSatisfy(skippedRoles.contains) {
+                for role in outputs where photo.image(role) == nil { photo.absenceReasons[role] = reason }
+                reports.append(StageReport(plugin: stage.plugin.id, status: .skipped, seconds: 0, message: reason))
+                continue
+            }
             let snapshot = stage.required ? nil : photo.deepCopy()
             let clock = ContinuousClock.now
             do {

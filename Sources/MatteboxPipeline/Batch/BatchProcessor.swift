@@ -57,9 +57,14 @@ public struct BatchProcessor: Sendable {
     public let runner: PipelineRunner
     public let options: BatchOptions
 
+    private let writer: PhotoWriter
+
     public init(runner: PipelineRunner, options: BatchOptions) {
         self.runner = runner
         self.options = options
+        writer = PhotoWriter(
+            directory: options.outputDirectory, format: options.format, quality: options.quality,
+            writeAuxiliaryPNGs: options.writeAuxiliaryPNGs)
     }
 
     public func process(_ input: URL, outputStem: String) -> PhotoOutcome {
@@ -81,18 +86,9 @@ public struct BatchProcessor: Sendable {
                 throw MatteboxError(error.message)
             }
             clock = ContinuousClock.now
-            let request = photo.metadata.output
-            let format = request.format.flatMap(OutputFormat.init(rawValue:)) ?? options.format
-            let heif = HEIFWriteOptions(
-                preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize)
-            let encoded = try ImageEncoder.encode(
-                photo, as: format, quality: request.quality ?? options.quality ?? format.defaultQuality, heif: heif)
-            let destination = options.outputDirectory.appendingPathComponent("\(outputStem).\(format.fileExtension)")
-            try AtomicFile.write(encoded, to: destination)
-            outcome.output = destination.path
-            if options.writeAuxiliaryPNGs {
-                outcome.auxiliaryOutputs = try writeAuxiliaryImages(of: photo, stem: outputStem)
-            }
+            let written = try writer.write(photo, stem: outputStem)
+            outcome.output = written.output.path
+            outcome.auxiliaryOutputs = written.auxiliary.map(\.path)
             outcome.encodeSeconds = clock.secondsSince
             outcome.status = .ok
         } catch let error as MatteboxError {
@@ -102,18 +98,5 @@ public struct BatchProcessor: Sendable {
             outcome.error = "\(input.path): \(error)"
         }
         return outcome
-    }
-
-    private func writeAuxiliaryImages(of photo: Photo, stem: String) throws -> [String] {
-        try photo.auxiliary.keys.sorted().compactMap { role in
-            let image = photo.auxiliary[role]!
-            guard image.format != .float32 else {
-                Log.emit(.warning, "\(photo.displayName): \(role) is float; not written as PNG")
-                return nil
-            }
-            let url = options.outputDirectory.appendingPathComponent("\(stem).\(role.rawValue).png")
-            try AtomicFile.write(try ImageEncoder.encode(image, as: .png), to: url)
-            return url.path
-        }
     }
 }

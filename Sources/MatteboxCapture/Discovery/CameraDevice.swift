@@ -1,0 +1,70 @@
+import Foundation
+import MatteboxCore
+
+/// A camera a session can use, as discovery found it: a stable id (the
+/// AVCaptureDevice.uniqueID analogue), where it faces and how its sensor is
+/// mounted, and what it can stream. It keeps the seam that reaches it (real
+/// libv4l2 or an emulated/replay device).
+public struct CameraDevice: Sendable, Codable {
+    /// One format with its sizes and frame rates.
+    public struct Format: Sendable, Codable, Equatable {
+        public var fourcc: FourCC
+        public var description: String
+        public var sizes: [Size]
+    }
+
+    public struct Size: Sendable, Codable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var framesPerSecond: [Double]
+
+        public var frameSize: FrameSize { FrameSize(width: width, height: height) }
+    }
+
+    public var id: String
+    public var path: String
+    public var name: String
+    public var driver: String
+    public var busInfo: String
+    public var position: CameraPosition
+    /// What decided the position: the V4L2 control, sysfs, the config, or a default.
+    public var positionSource: String
+    /// Clockwise degrees to turn frames upright (V4L2_CID_CAMERA_SENSOR_ROTATION).
+    public var sensorRotation: Int
+    public var formats: [Format]
+    public var isReplay: Bool
+    /// Why the camera cannot be used now (no permission), if so.
+    public var problem: String?
+    public let io: VideoDeviceIO
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, name, driver, busInfo, position, positionSource, sensorRotation, formats, isReplay, problem
+    }
+
+    public init(
+        id: String, path: String, name: String, driver: String, busInfo: String, position: CameraPosition,
+        positionSource: String, sensorRotation: Int, formats: [Format], isReplay: Bool, problem: String?, io: VideoDeviceIO
+    ) {
+        self.id = id
+        self.path = path
+        self.name = name
+        self.driver = driver
+        self.busInfo = busInfo
+        self.position = position
+        self.positionSource = positionSource
+        self.sensorRotation = sensorRotation
+        self.formats = formats
+        self.isReplay = isReplay
+        self.problem = problem
+        self.io = io
+    }
+
+    public init(from decoder: Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "cameras are discovered, not decoded"))
+    }
+
+    /// The largest size any format offers (what `quality` captures switch to).
+    public var largestSize: (FourCC, FrameSize)? {
+        formats.flatMap { format in format.sizes.map { (format.fourcc, $0.frameSize) } }.max { $0.1 < $1.1 }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Zero shutter lag: the most recent good frames, copied out of the driver's
+/// buffers so those go straight back to the camera. A photo is made from the
+/// frame that was being exposed when the shutter was pressed, never a later
+/// one, so the moment the user saw is the moment they get.
+public final class FrameRing: @unchecked Sendable {
+    public let capacity: Int
+    private var frames: [CapturedFrame] = []
+    private let lock = NSCondition()
+
+    public init(capacity: Int = 6) { self.capacity = max(2, capacity) }
+
+    public func append(_ frame: CapturedFrame) {
+        lock.lock()
+        frames.append(frame)
+        if frames.count > capacity { frames.removeFirst(frames.count - capacity) }
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    public func removeAll() { lock.withLock { frames = [] } }
+
+    public var snapshot: [CapturedFrame] { lock.withLock { frames } }
+
+    /// The latest frame that began exposing at or before `time` (CLOCK_MONOTONIC ns).
+    public func latest(atOrBefore time: UInt64) -> CapturedFrame? {
+        lock.withLock { frames.last { $0.timestamp <= time } }
+    }
+
+    /// Frames that began exposing within `window` ns before `time`, up to it.
+    public func frames(within window: UInt64, before time: UInt64) -> [CapturedFrame] {
+        lock.withLock { frames.filter { $0.timestamp <= time && $0.timestamp + window >= time } }
+    }
+
+    /// Waits up to `timeout` seconds for any frame to be in the ring; false if none came.
+    public func waitForFrame(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while frames.isEmpty { if !lock.wait(until: deadline) { return !frames.isEmpty } }
+        return true
+    }
+
+    /// Waits up to `timeout` seconds for the first frame after `time`.
+    public func firstFrame(after time: UInt64, timeout: Double) -> CapturedFrame? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let frame = frames.first(where: { $0.timestamp > time }) { return frame }
+            if !lock.wait(until: deadline) { return frames.first { $0.timestamp > time } }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import MatteboxCore
+import Synchronization
+
+/// What one photo asks for (AVCapturePhotoSettings): which auxiliary images
+/// to deliver, the quality prioritisation, whether a front camera's photo is
+/// mirrored like its preview, and the moment the shutter was pressed, taken
+/// on CLOCK_MONOTONIC when the settings are made (before any hop to the
+/// session), so zero shutter lag can pick the frame of that moment.
+public struct PhotoSettings: Sendable {
+    private static let counter = Mutex(Int64(0))
+
+    public let uniqueID: Int64
+    public var pressTime: UInt64
+    public var quality: QualityPrioritization
+    public var depthDelivery: Bool
+    public var portraitMatteDelivery: Bool
+    public var semanticMatteDelivery: Set<ImageRole>
+    /// Front camera photos come out mirrored, as the preview shows them.
+    public var mirrorsFrontCamera: Bool
+
+    public init(
+        quality: QualityPrioritization = .balanced, depthDelivery: Bool = true, portraitMatteDelivery: Bool = true,
+        semanticMatteDelivery: Set<ImageRole> = [.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte],
+        mirrorsFrontCamera: Bool = false, pressTime: UInt64 = MonotonicClock.now()
+    ) {
+        uniqueID = Self.counter.withLock { value in
+            value += 1
+            return value
+        }
+        self.pressTime = pressTime
+        self.quality = quality
+        self.depthDelivery = depthDelivery
+        self.portraitMatteDelivery = portraitMatteDelivery
+        self.semanticMatteDelivery = semanticMatteDelivery
+        self.mirrorsFrontCamera = mirrorsFrontCamera
+    }
+
+    /// The auxiliary images not asked for; stages that only make those are skipped.
+    var undeliveredRoles: Set<ImageRole> {
+        var roles = Set([ImageRole.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte]).subtracting(semanticMatteDelivery)
+        if !depthDelivery { roles.formUnion([.depth, .disparity]) }
+        if !portraitMatteDelivery { roles.insert(.portraitMatte) }
+        return roles
+    }
+}

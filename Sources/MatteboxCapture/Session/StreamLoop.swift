@@ -1,0 +1,134 @@
+import Foundation
+import MatteboxCore
+
+/// The thread that keeps a camera streaming: waits for each frame, drops
+/// defective ones (flagged, truncated MJPEG) and, under thermal throttling,
+/// those that come faster than the allowed rate, copies the rest into the
+/// zero-shutter-lag ring, feeds live-view subscribers, and reports how the
+/// stream ended (asked to stop, unplugged, or failed).
+final class StreamLoop: @unchecked Sendable {
+    /// What the loop counted since it started.
+    struct Counters: Sendable {
+        var kept = 0
+        var defective = 0
+        var throttled = 0
+        var firstKept: UInt64 = 0
+        var lastKept: UInt64 = 0
+
+        /// Frames per second kept, from the first to the last kept frame.
+        var framesPerSecond: Double {
+            kept > 1 && lastKept > firstKept ? Double(kept - 1) / (Double(lastKept - firstKept) / 1e9) : 0
+        }
+    }
+
+    let camera: CameraDevice
+    let device: V4L2Device
+    let stream: VideoStream
+    let converter: FrameConverter
+    let interval: FrameInterval?
+    private let ring: FrameRing
+    private let preview: PreviewFanout
+    private let lock = NSLock()
+    private var stopRequested = false
+    private var minimumSpacing: UInt64 = 0
+    private var counters = Counters()
+    private let finished = DispatchSemaphore(value: 0)
+    private var onEnd: (@Sendable (V4L2Error?) -> Void)?
+
+    /// Opens the camera, sets the format and frame rate, and starts streaming.
+    init(
+        camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?, ring: FrameRing,
+        preview: PreviewFanout
+    ) throws {
+        self.camera = camera
+        self.ring = ring
+        self.preview = preview
+        device = try V4L2Device(path: camera.path, io: camera.io)
+        do {
+            _ = try device.setFormat(fourcc, size: size)
+            if let framesPerSecond {
+                interval = try device.setFrameInterval(FrameInterval(framesPerSecond: framesPerSecond))
+            } else {
+                interval = try device.frameInterval()
+            }
+            converter = try FrameConverter(device: device)
+            stream = try VideoStream(device: device)
+        } catch {
+            device.close()
+            throw error
+        }
+    }
+
+    var format: StreamFormat { stream.format }
+    var frameSeconds: Double { interval?.seconds ?? 1.0 / 30 }
+
+    func start(onEnd: @escaping @Sendable (V4L2Error?) -> Void) {
+        self.onEnd = onEnd
+        let thread = Thread { [self] in run() }
+        thread.name = "mattebox-capture \(camera.path)"
+        thread.start()
+    }
+
+    /// Frames that come sooner than this after the last kept one are dropped (0: keep all).
+    func limitFrameRate(to framesPerSecond: Double?) {
+        lock.withLock { minimumSpacing = framesPerSecond.map { UInt64(1e9 / $0 * 0.9) } ?? 0 }
+    }
+
+    var statistics: Counters { lock.withLock { counters } }
+
+    /// Stops the thread and the stream, and waits for both.
+    func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { stopRequested = true }
+            return !stopRequested && onEnd != nil
+        }
+        if wasRunning { finished.wait() }
+        stream.stop()
+        device.close()
+    }
+
+    private func run() {
+        var ending: V4L2Error?
+        let timeout = Int32(max(200, frameSeconds * 2000 + 100))
+        while !lock.withLock({ stopRequested }) {
+            do {
+                guard let frame = try stream.nextFrame(timeoutMilliseconds: timeout) else { continue }
+                keep(frame)
+            } catch {
+                ending = error
+                break
+            }
+        }
+        let wasStopped = lock.withLock { () -> Bool in
+            defer { stopRequested = true }
+            return stopRequested
+        }
+        finished.signal()
+        if !wasStopped {
+            stream.stop()
+            onEnd?(ending)
+        }
+    }
+
+    private func keep(_ frame: CapturedFrame) {
+        let accepted = lock.withLock { () -> Bool in
+            if frame.defect != nil {
+                counters.defective += 1
+                return false
+            }
+            if minimumSpacing > 0, counters.kept > 0, frame.timestamp < counters.lastKept + minimumSpacing {
+                counters.throttled += 1
+                return false
+            }
+            if counters.kept == 0 { counters.firstKept = frame.timestamp }
+            counters.kept += 1
+            counters.lastKept = frame.timestamp
+            return true
+        }
+        guard accepted else { return }
+        ring.append(frame)
+        if preview.hasSubscribers, let image = try? converter.rgbImage(of: frame) {
+            preview.send(PreviewFrame(image: image, sequence: frame.sequence, timestamp: frame.timestamp))
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CV4L2
+import Foundation
+import MatteboxCapture
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxTestSupport
+import Testing
+
+/// The real session code against emulated cameras, end to end: discovery,
+/// photos through the built plugins to files, zero shutter lag, switching,
+/// and each fault with its interruption and recovery.
+@Suite(.serialized) struct CaptureSessionTests {
+    @Test func discoveryFindsPositionsRotationAndStableIDs() throws {
+        let rig = try CaptureRig()
+        let cameras = rig.cameras
+        #expect(cameras.map(\.path) == [CaptureRig.front, CaptureRig.back])
+        let (front, back) = (cameras[0], cameras[1])
+        #expect(front.position == .front && front.positionSource == "V4L2_CID_CAMERA_ORIENTATION")
+        #expect(back.position == .back && back.positionSource == "sysfs physical_location")
+        #expect(back.id == "by-id/usb-Acme_Back_Cam_42-video-index0")
+        #expect(front.id == "bus/platform:Front Cam/Front Cam")
+        #expect(back.sensorRotation == 90 && front.sensorRotation == 0)
+        #expect(front.formats.map(\.fourcc) == [.mjpeg, .yuyv])
+        #expect(front.formats[0].sizes.map(\.width) == [320, 640] && front.formats[0].sizes[0].framesPerSecond == [30, 20, 15])
+        #expect(cameras.defaultCamera?.path == CaptureRig.back, "back first, as AVCam")
+        rig.io.setAccessDenied(true, CaptureRig.front)
+        let denied = rig.cameras.first { $0.path == CaptureRig.front }
+        #expect(denied?.problem?.contains("video` group") == true)
+        #expect(rig.cameras.defaultCamera?.path == CaptureRig.back)
+    }
+
+    @Test func zeroShutterLagTakesTheFrameAtThePressNeverALaterOne() async throws {
+        let rig = try CaptureRig()
+        let session = try rig.session(camera: rig.cameras[0])
+        try await session.setFormat(.mjpeg, size: FrameSize(width: 320, height: 240))
+        try await session.startRunning()
+        try await Task.sleep(for: .milliseconds(400))
+        for delay in [0.0, 0.1] {
+            // A press 100 ms ago: newer frames exist, and must not be taken.
+            let press = MonotonicClock.now() - UInt64(delay * 1e9)
+            let result = try await session.capturePhoto(PhotoSettings(quality: .speed, pressTime: press))
+            #expect(result.frameTimestamp <= press)
+            #expect(press - result.frameTimestamp < UInt64(1e9 / 30) + 2_000_000, "the latest frame before the press")
+            let photo = try ImageDecoder.decodePhoto(at: result.output)
+            #expect(NumberedPictures.index(of: photo.primary) == Int(result.frameSequence) % 8, "the pixels are that frame's")
+        }
+        let balanced = try await session.capturePhoto(PhotoSettings(quality: .balanced))
+        #expect(balanced.frameTimestamp <= balanced.pressTime && balanced.size.width == 320)
+        let quality = try await session.capturePhoto(PhotoSettings(quality: .quality))
+        #expect(quality.size == FrameSize(width: 640, height: 480), "quality switches to the largest size")
+        #expect(try ImageDecoder.decodePhoto(at: quality.output).primary.width == 640)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await session.streamStatistics.kept > 3, "the preview format streams again")
+        await session.stopRunning()
+    }
+
+    @Test func photosRunThroughThePipelineWithOrientationAndOverlap() async throws {
+        let rig = try CaptureRig()
+        let session = try rig.session(format: .jpeg)
+        let log = EventLog(session)
+        try await session.startRunning()
+        #expect(await session.configuration.camera.path == CaptureRig.back)
+        try await Task.sleep(for: .milliseconds(300))
+        let results = try await withThrowingTaskGroup(of: CaptureResult.self) { group in
+            for _ in 0..<5 { group.addTask { try await session.capturePhoto(PhotoSettings(quality: .speed)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(results.map(\.output)).count == 5)
+        for result in results {
+            // The back camera's sensor is mounted at 90°: the orientation stage turns the pixels upright.
+            let photo = try ImageDecoder.decodePhoto(at: result.output)
+            #expect(photo.primary.width == 480 && photo.primary.height == 640)
+            #expect(result.stages.map(\.plugin) == ["org.mattebox.orientation"])
+            let steps = log.all.compactMap { event -> PhotoStep? in
+                if case .photo(let id, let step) = event, id == result.id { return step }
+                return nil
+            }
+            #expect(steps.count == 4 && steps.first == .willBeginCapture && steps[2] == .didFinishProcessing)
+        }
+        #expect(log.all.contains(.readiness(.notReadyWaitingForCapture)), "more than three at once waited for a slot")
+        await session.stopRunning()
+        #expect(await log.wait { $0 == .stopped })
+    }
+
+    @Test func switchingCamerasRestoresThePreviousOneWhenTheNewOneFails() async throws {
+        let rig = try CaptureRig()
+        let session = try rig.session()
+        let log = EventLog(session)
+        try await session.startRunning()
+        let front = rig.cameras[0]
+        try await session.switchCamera(to: front)
+        #expect(await log.wait { $0 == .cameraChanged(camera: front.id) })
+        let frontPhoto = try await session.capturePhoto(PhotoSettings(quality: .speed, mirrorsFrontCamera: true))
+        #expect(try ImageDecoder.decodePhoto(at: frontPhoto.output).primary.width == 640)
+
+        let back = rig.cameras[1]
+        rig.io.setBusyInAnotherProcess(true, CaptureRig.back)
+        await #expect(throws: V4L2Error.self) { try await session.switchCamera(to: back) }
+        #expect(await session.configuration.camera.id == front.id)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await session.streamStatistics.kept > 3, "still streaming the front camera")
+        _ = try await session.capturePhoto(PhotoSettings(quality: .speed))
+        await session.stopRunning()
+    }
+
+    @Test func busyUnpluggedAndFailingCamerasInterruptAndRecover() async throws {
+        let rig = try CaptureRig()
+        rig.io.setBusyInAnotherProcess(true, CaptureRig.back)
+        let session = try rig.session(pipeline: nil)
+        let log = EventLog(session)
+        try await session.startRunning()
+        #expect(await session.state == .interrupted(.videoDeviceInUseByAnotherClient))
+        await #expect(throws: MatteboxError.self) { try await session.capturePhoto() }
+        rig.io.setBusyInAnotherProcess(false, CaptureRig.back)
+        #expect(await log.wait { $0 == .interruptionEnded })
+        #expect(await session.state == .running)
+
+        // Unplugged while a photo is on its way: the photo is still written.
+        try await Task.sleep(for: .milliseconds(200))
+        async let pending = session.capturePhoto(PhotoSettings(quality: .speed))
+        #expect(await log.wait { if case .photo(_, .willCapture) = $0 { return true } else { return false } })
+        rig.io.unplug(CaptureRig.back)
+        let kept = try await pending
+        #expect(FileManager.default.fileExists(atPath: kept.output.path))
+        #expect(await log.wait { $0 == .interrupted(.videoDeviceNotAvailable) })
+        try await Task.sleep(for: .milliseconds(400))
+        rig.io.replug(CaptureRig.back)
+        #expect(await log.wait { $0.self == .interruptionEnded && log.all.filter { $0 == .interruptionEnded }.count == 2 })
+        try await Task.sleep(for: .milliseconds(200))
+        _ = try await session.capturePhoto(PhotoSettings(quality: .speed))
+
+        rig.io.inject(.ioErrorOnNextDequeue, CaptureRig.back)
+        #expect(await log.wait { if case .runtimeError(let message) = $0 { return message.contains("EIO") || message.contains("Input/output") } else { return false } })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await session.state == .running)
+        _ = try await session.capturePhoto(PhotoSettings(quality: .speed))
+        await session.stopRunning()
+    }
+
+    @Test func permissionDeniedSaysHowToGetAccess() async throws {
+        let rig = try CaptureRig()
+        let session = try rig.session(pipeline: nil)
+        rig.io.setAccessDenied(true, CaptureRig.back)
+        do {
+            try await session.startRunning()
+            Issue.record("start should fail without permission")
+        } catch {
+            #expect("\(error)".contains("usermod -aG video"))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import MatteboxCapture
+import MatteboxCore
+import MatteboxTestSupport
+import Testing
+
+/// A thermal zone made by the test heats up and cools down while a session
+/// streams at 30 fps: at serious the kept frame rate falls to the throttle at
+/// once and the device is reprogrammed, depth is skipped; at shutdown the
+/// session stops and it comes back, one level per dwell, as it cools.
+@Suite struct CaptureThermalTests {
+    @Test func sessionThrottlesSkipsDepthStopsAndResumes() async throws {
+        let rig = try CaptureRig()
+        let zone = "sys/class/thermal/thermal_zone0/"
+        for (name, value) in [("type", "x86_pkg_temp"), ("trip_point_0_type", "passive"), ("trip_point_0_temp", "80000"),
+                              ("trip_point_1_type", "critical"), ("trip_point_1_temp", "105000"), ("temp", "45000")] {
+            try rig.write(value, zone + name)
+        }
+        func heat(_ celsius: Int) throws { try rig.write("\(celsius * 1000)", zone + "temp") }
+        var policy = CaptureSession.PressurePolicy()
+        policy.sampleInterval = 0.1
+        policy.reprogramAfter = 0.5
+        var sources = SystemPressureSources(root: rig.root)
+        sources.includesCPUPressure = false
+        let monitor = PressureMonitor(sources: sources, dwell: .milliseconds(600))
+        let pipeline = """
+            stages:
+              - plugin: org.mattebox.depth
+              - plugin: org.mattebox.orientation
+            """
+        let session = try rig.session(pipeline: pipeline, monitor: monitor, policy: policy)
+        let log = EventLog(session)
+        try await session.startRunning()
+        try await Task.sleep(for: .milliseconds(1200))
+        let cool = await session.streamStatistics.framesPerSecond
+        #expect(abs(cool - 30) < 2, "streams at 30 fps when cool, saw \(cool)")
+        let coolPhoto = try await session.capturePhoto(PhotoSettings(quality: .speed))
+        #expect(coolPhoto.stages.first?.status == .ok)
+
+        try heat(82)
+        #expect(await log.wait { $0 == .systemPressure(.serious) })
+        #expect(await log.wait { $0 == .frameRate(20) })
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(rig.io.frameInterval(CaptureRig.back)?.framesPerSecond == 20, "device interval reprogrammed")
+        let hot = await session.streamStatistics.framesPerSecond
+        #expect(hot >= 15 && hot <= 20.5, "throttled to 15-20 fps, saw \(hot)")
+        let hotPhoto = try await session.capturePhoto(PhotoSettings(quality: .speed))
+        #expect(hotPhoto.stages.first?.status == .skipped)
+        #expect(hotPhoto.absenceReasons["depth"]?.contains("serious system pressure") == true)
+
+        try heat(102)
+        #expect(await log.wait { $0 == .interrupted(.videoDeviceNotAvailableDueToSystemPressure) })
+        #expect(await session.readiness == .sessionNotRunning)
+        await #expect(throws: MatteboxError.self) { try await session.capturePhoto() }
+
+        try heat(45)
+        // Shutdown → critical after one dwell: the session resumes (still throttled).
+        #expect(await log.wait(5) { $0 == .interruptionEnded })
+        #expect(await log.wait(8) { $0 == .systemPressure(.nominal) })
+        try await Task.sleep(for: .milliseconds(1200))
+        let cooled = await session.streamStatistics.framesPerSecond
+        #expect(abs(cooled - 30) < 2, "back to 30 fps, saw \(cooled)")
+        let levels = log.all.compactMap { if case .systemPressure(let level) = $0 { return level } else { return nil } }
+        #expect(levels.suffix(4) == [.critical, .serious, .fair, .nominal], "steps down one level at a time: \(levels)")
+        await session.stopRunning()
+    }
+}
