@@ -55,6 +55,9 @@ demo: build
 	$(BIN_DIR)/mattebox process Samples/photos -o demo-out/batch --format heic -j 2 --report demo-out/batch-report.json
 	$(BIN_DIR)/mattebox process Samples/photos -o demo-out/batch --format heic -j 2 --resume
 	$(BIN_DIR)/mattebox thermal
+	$(BIN_DIR)/mattebox devices --cameras Samples/cameras.yaml
+	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --count 3 --interval 0.5 -o demo-out/capture
+	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --front --quality speed --mirror-front -o demo-out/capture
 	@echo "Results are in demo-out/"
 
 ## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against

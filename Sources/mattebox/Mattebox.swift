@@ -17,6 +17,7 @@ struct Mattebox: ParsableCommand {
         version: MatteboxVersion.current,
         subcommands: [
             ProcessCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
-            EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self, ThermalCommand.self, WorkerCommand.self,
+            EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self, DevicesCommand.self, CaptureCommand.self,
+            ThermalCommand.self, WorkerCommand.self,
         ])
 }

@@ -33,7 +33,7 @@ public struct EmulatedFormat: Sendable {
 /// its buffer limits, and the source of its frames.
 public struct EmulatedCameraSpec: Sendable {
     public var card: String
-    public var driver = "mattebox-emulated"
+    public var driver = "mbx-emulated"
     public var busInfo: String
     public var formats: [EmulatedFormat]
     /// V4L2_CID_CAMERA_ORIENTATION; nil = the device has no such control.

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import MatteboxCapture
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxPipeline
+
+/// `mattebox capture`: takes photos from a camera (or a replay camera when
+/// there is none), runs each through the pipeline and writes it, while a
+/// live-view stream runs as a UI's would; prints each photo's shutter-to-file
+/// time and the preview frame rate.
+struct CaptureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Take photos from a camera, run them through a pipeline, and write them.",
+        discussion: """
+            The photo is the frame being exposed when the shutter was pressed (zero shutter lag). \
+            --quality speed takes that frame as it is, balanced the sharpest of the last two frames \
+            up to the press, quality switches the camera to its largest size for the still. With \
+            no camera, a replay camera plays the bundled samples (see `mattebox devices`). The \
+            session follows system pressure (`mattebox thermal`): 20 fps and no depth at serious, \
+            no mattes at critical, paused at shutdown.
+            """)
+
+    @OptionGroup var sources: CameraSources
+    @Option(help: "Camera id, path or name (see `mattebox devices`).") var device: String?
+    @Flag(help: "Use the front camera.") var front = false
+    @Flag(help: "Use the back camera.") var back = false
+    @Option(help: "Photos to take.") var count = 1
+    @Option(help: "Seconds between photos.") var interval: Double = 1
+    @Option(help: "Pipeline file (YAML); default: turn photos upright.") var pipeline: String?
+    @Option(help: "Quality prioritisation: speed, balanced or quality.") var quality: String = "balanced"
+    @Option(help: "Output format: heic (depth and mattes inside), jpeg or png.") var format: String = "heic"
+    @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String
+    @Flag(help: "Mirror front camera photos as the preview shows them.") var mirrorFront = false
+    @Flag(help: "Print a JSON report instead of text.") var json = false
+
+    struct Report: Encodable {
+        var camera: String
+        var cameraPath: String
+        var replay: Bool
+        var photos: [Photo]
+        var previewFramesPerSecond: Double
+        var frames: Frames
+    }
+
+    struct Photo: Encodable {
+        var output: String
+        var frameSequence: UInt32
+        var width: Int
+        var height: Int
+        var quality: String
+        var shutterToFileSeconds: Double
+        var stages: [StageReport]
+        var absent: [String: String]
+    }
+
+    struct Frames: Encodable {
+        var kept: Int
+        var defective: Int
+        var throttled: Int
+    }
+
+    func validate() throws {
+        guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+        guard interval >= 0 else { throw ValidationError("--interval must not be negative") }
+        guard QualityPrioritization(rawValue: quality) != nil else {
+            throw ValidationError("--quality takes speed, balanced or quality, not \(quality)")
+        }
+        guard OutputFormat(rawValue: format) != nil else { throw ValidationError("--format takes heic, jpeg or png, not \(format)") }
+        guard [device != nil, front, back].filter({ $0 }).count <= 1 else {
+            throw ValidationError("choose one of --device, --front and --back")
+        }
+    }
+
+    func run() throws {
+        let cameras = try sources.discover()
+        let camera = try chooseCamera(cameras)
+        let directory = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let session = try CaptureSession(
+            cameras: cameras, camera: camera, output: CaptureOutput(runner: try makeRunner(), writer: PhotoWriter(
+                directory: directory, format: OutputFormat(rawValue: format)!)),
+            pressureMonitor: PressureMonitor())
+        let report = try runBlocking { try await shoot(session, camera: camera) }
+        if json { return try JSONOutput.print(report) }
+        for photo in report.photos {
+            print("\(photo.output)  \(photo.width)x\(photo.height)  frame \(photo.frameSequence)  "
+                + String(format: "shutter-to-file %.3f s", photo.shutterToFileSeconds))
+            for (role, reason) in photo.absent.sorted(by: { $0.key < $1.key }) { print("  no \(role): \(reason)") }
+        }
+        print(String(format: "camera %@%@: preview %.1f fps; frames kept %d, defective %d, throttled %d",
+                     report.camera, report.replay ? " (replay)" : "", report.previewFramesPerSecond,
+                     report.frames.kept, report.frames.defective, report.frames.throttled))
+    }
+
+    private func chooseCamera(_ cameras: [CameraDevice]) throws -> CameraDevice {
+        let chosen: CameraDevice?
+        if let device {
+            chosen = cameras.camera(matching: device)
+        } else if front || back {
+            chosen = cameras.camera(at: front ? .front : .back)
+        } else {
+            chosen = cameras.defaultCamera
+        }
+        guard let chosen else {
+            let wanted = device ?? (front ? "a front camera" : back ? "a back camera" : "a usable camera")
+            throw ValidationError("no camera matches \(wanted); `mattebox devices` lists them")
+        }
+        if let problem = chosen.problem { throw MatteboxError(problem) }
+        return chosen
+    }
+
+    private func makeRunner() throws -> PipelineRunner {
+        let text = try pipeline.map { path in
+            do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw MatteboxError("\(path): cannot read the pipeline: \(error.localizedDescription)")
+            }
+        } ?? BatchPipeline.defaultText
+        let registry = HostEnvironment.discoverPlugins()
+        let validated = try BatchPipeline.validate(
+            text: text, path: pipeline ?? BatchPipeline.defaultPath, options: BatchOptions(outputDirectory: URL(fileURLWithPath: output)),
+            registry: registry)
+        return try PipelineRunner(pipeline: validated, registry: registry)
+    }
+
+    private func shoot(_ session: CaptureSession, camera: CameraDevice) async throws -> Report {
+        let previewCount = PreviewCounter()
+        let previews = session.previewFrames()
+        let counting = Task { for await frame in previews { previewCount.add(frame.timestamp) } }
+        try await session.startRunning()
+        // Let the stream fill the zero-shutter-lag ring, as a viewfinder would.
+        try await Task.sleep(for: .milliseconds(500))
+        var photos: [Photo] = []
+        for index in 0..<count {
+            if index > 0 { try await Task.sleep(for: .seconds(interval)) }
+            let settings = PhotoSettings(quality: QualityPrioritization(rawValue: quality)!, mirrorsFrontCamera: mirrorFront)
+            let result = try await session.capturePhoto(settings)
+            photos.append(Photo(
+                output: result.output.path, frameSequence: result.frameSequence, width: result.size.width,
+                height: result.size.height, quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
+                stages: result.stages, absent: result.absenceReasons))
+        }
+        let statistics = await session.streamStatistics
+        await session.stopRunning()
+        counting.cancel()
+        return Report(
+            camera: camera.name, cameraPath: camera.path, replay: camera.isReplay, photos: photos,
+            previewFramesPerSecond: previewCount.framesPerSecond,
+            frames: Frames(kept: statistics.kept, defective: statistics.defective, throttled: statistics.throttled))
+    }
+}
+
+/// Counts live-view frames to report the rate a UI would have seen.
+final class PreviewCounter: @unchecked Sendable {
+    private var stamps: [UInt64] = []
+    private let lock = NSLock()
+
+    func add(_ timestamp: UInt64) { lock.withLock { stamps.append(timestamp) } }
+
+    var framesPerSecond: Double {
+        lock.withLock {
+            guard stamps.count > 1, let first = stamps.first, let last = stamps.last, last > first else { return 0 }
+            return Double(stamps.count - 1) / (Double(last - first) / 1e9)
+        }
+    }
+}
+
+/// Runs async work from a synchronous command and returns its result.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<T>()
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+}
