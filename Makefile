@@ -61,13 +61,14 @@ demo: build
 	@echo "Results are in demo-out/"
 
 ## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against
-## heif-enc, ImageMagick and a Python peer (table in bench-batch.md)
+## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md)
 bench: deps
 	@command -v /usr/bin/convert >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends imagemagick; }
 	$(SWIFT) build -c release
 	Samples/bench/heif-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out
 	Samples/bench/batch-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/batch bench-batch.md
+	Samples/bench/capture-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/capture bench-capture.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR) (release build)
 bench-quality: deps

@@ -382,23 +382,16 @@ public actor CaptureSession {
         -> (CapturedFrame, FrameConverter)
     {
         let period = UInt64(loop.frameSeconds * 1e9)
-        switch quality {
-        case .speed:
+        // A larger still size is worth a format switch; without one, quality is balanced.
+        if quality == .quality, let still = try captureAtLargestSize() { return still }
+        let candidates = ring.frames(within: 2 * period + period / 2, before: settings.pressTime)
+        guard quality != .speed, candidates.count > 1 else {
             return (try await frameAtPress(settings.pressTime, period: period), loop.converter)
-        case .balanced:
-            // The sharpest good frame of the two periods up to the press.
-            let candidates = ring.frames(within: 2 * period + period / 2, before: settings.pressTime)
-            guard candidates.count > 1 else { return (try await frameAtPress(settings.pressTime, period: period), loop.converter) }
-            let converter = loop.converter
-            let best = candidates.max { a, b in
-                let scoreA = (try? converter.rgbImage(of: a)).map(Sharpness.score) ?? -1
-                let scoreB = (try? converter.rgbImage(of: b)).map(Sharpness.score) ?? -1
-                return scoreA < scoreB
-            }!
-            return (best, converter)
-        case .quality:
-            return try captureAtLargestSize()
         }
+        // Balanced: the sharpest good frame of the two periods up to the press, each decoded once.
+        let converter = loop.converter
+        let scored = candidates.map { frame in (frame, (try? converter.rgbImage(of: frame)).map(Sharpness.score) ?? -1) }
+        return (scored.max { $0.1 < $1.1 }!.0, converter)
     }
 
     /// The latest frame exposed at or before the press. Only when the ring
@@ -417,12 +410,9 @@ public actor CaptureSession {
     /// `quality`: stop the preview stream, stream at the largest size, let
     /// exposure settle for a few frames, keep the first good one, and go back
     /// to the preview format.
-    private func captureAtLargestSize() throws -> (CapturedFrame, FrameConverter) {
+    private func captureAtLargestSize() throws -> (CapturedFrame, FrameConverter)? {
         let camera = configuration.camera
-        guard let (fourcc, size) = camera.largestSize, size.pixels > configuration.size.pixels else {
-            guard let frame = ring.snapshot.last, let loop else { throw MatteboxError("\(camera.path): no frame yet") }
-            return (frame, loop.converter)
-        }
+        guard let (fourcc, size) = camera.largestSize, size.pixels > configuration.size.pixels else { return nil }
         busyCapturing = true
         setReadiness()
         defer {
