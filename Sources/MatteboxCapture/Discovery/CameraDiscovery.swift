@@ -21,8 +21,7 @@ public struct CameraDiscovery: Sendable {
 
     /// The root from MATTEBOX_SYSTEM_ROOT when set (tests and demos), else `/`.
     public static func fromEnvironment(io: VideoDeviceIO = LibV4L2IO()) -> CameraDiscovery {
-        let path = ProcessInfo.processInfo.environment["MATTEBOX_SYSTEM_ROOT"] ?? ""
-        return CameraDiscovery(root: URL(fileURLWithPath: path.isEmpty ? "/" : path), io: io)
+        CameraDiscovery(root: systemRootFromEnvironment, io: io)
     }
 
     public func cameras() -> [CameraDevice] {
