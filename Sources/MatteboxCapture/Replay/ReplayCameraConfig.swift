@@ -85,7 +85,8 @@ public struct ReplayCameraConfig: Codable, Sendable {
         } else {
             let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let urls = camera.images.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : base.appendingPathComponent($0) }
-            frames = try ReplayFrames(contentsOf: urls, framesPerPicture: camera.framesPerPicture ?? 30)
+            frames = try ReplayFrames(
+                contentsOf: urls, framesPerPicture: camera.framesPerPicture ?? 30, sensorRotation: camera.rotation ?? 0)
         }
         guard let fourcc = FourCC(camera.format ?? "MJPG"), [FourCC.mjpeg, .yuyv].contains(fourcc) else {
             throw MatteboxError("replay camera \(camera.name): format must be MJPG or YUYV, not \(camera.format ?? "")")

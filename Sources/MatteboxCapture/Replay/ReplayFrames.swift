@@ -18,14 +18,20 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     private var renderings: [Key: [[UInt8]]] = [:]
     private let lock = NSLock()
 
-    public init(pictures: [PixelImage], framesPerPicture: Int = 1) {
+    /// `sensorRotation`: the camera claims a sensor mounted at this many degrees,
+    /// so pictures are sent turned clockwise by it (turning them back makes them upright).
+    public init(pictures: [PixelImage], framesPerPicture: Int = 1, sensorRotation: Int = 0) {
         precondition(!pictures.isEmpty, "a replay needs at least one picture")
-        self.pictures = pictures.map { $0.converted(channels: 3, eightBit: true) }
+        let turn: GeometryTransform? = [90: .rotate90, 180: .rotate180, 270: .rotate270][((sensorRotation % 360) + 360) % 360]
+        self.pictures = pictures.map { picture in
+            let rgb = picture.converted(channels: 3, eightBit: true)
+            return turn.flatMap { try? ImageGeometry.apply($0, to: rgb) } ?? rgb
+        }
         self.framesPerPicture = max(1, framesPerPicture)
     }
 
     /// Pictures from image files, or from every image in a folder (sorted by name).
-    public convenience init(contentsOf urls: [URL], framesPerPicture: Int = 1) throws {
+    public convenience init(contentsOf urls: [URL], framesPerPicture: Int = 1, sensorRotation: Int = 0) throws {
         var files: [URL] = []
         for url in urls {
             var isFolder: ObjCBool = false
@@ -44,7 +50,7 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
             throw MatteboxError("\(urls.map(\.path).joined(separator: ", ")): no images for a replay camera")
         }
         let pictures = try files.map { try ImageDecoder.decodePhoto(at: $0).displayedUpright().primary }
-        self.init(pictures: pictures, framesPerPicture: framesPerPicture)
+        self.init(pictures: pictures, framesPerPicture: framesPerPicture, sensorRotation: sensorRotation)
     }
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff", "webp"]
