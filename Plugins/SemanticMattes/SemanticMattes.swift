@@ -24,15 +24,18 @@ final class SemanticMattes: PhotoProcessor {
         parameters: VisionParameters.common + [
             Parameter("mattes", .string(default: "hair,skin,teeth"), description: "which mattes to make, comma-separated"),
             Parameter("replace", .bool(default: false), description: "replace mattes the photo already has (e.g. an iPhone's)"),
+            Parameter("brows", .bool(default: false), description: "count the eyebrows as hair in the hair matte"),
         ])
 
     private let settings: VisionParameters
     private let wanted: Set<String>
     private let replace: Bool
+    private let browsInHair: Bool
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
         replace = try parameters.bool("replace")
+        browsInHair = try parameters.bool("brows")
         let names = try parameters.string("mattes").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
         guard !names.isEmpty, names.allSatisfy({ SemanticMattes.roles[$0] != nil }) else {
             throw PluginError("mattes takes hair, skin and/or teeth, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
@@ -57,6 +60,7 @@ final class SemanticMattes: PhotoProcessor {
             }
             guard found != 0 else { return "no face found, so no semantic mattes (as on iOS)" }
             var planes = mbx_cv_semantic_planes()
+            planes.brows_in_hair = browsInHair ? 1 : 0
             var made: [String] = []
             for name in todo.sorted() {
                 let image = try photo.createImage(
@@ -88,7 +92,10 @@ final class SemanticMattes: PhotoProcessor {
             }
             if todo.contains("teeth"), planes.teeth_found == 0 {
                 try photo.removeImage(MBX_ROLE_TEETH_MATTE)
-                absent.append("no teeth showing, so no teeth matte")
+                absent.append(
+                    face.width < MBX_CV_SMALLEST_TEETH_FACE
+                        ? "the face is under \(MBX_CV_SMALLEST_TEETH_FACE) px wide, too small to look for teeth, so no teeth matte"
+                        : "no teeth showing, so no teeth matte")
             }
             return absent.isEmpty ? nil : absent.joined(separator: "; ")
         }

@@ -72,6 +72,10 @@ cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, int effort) {
     const int corner = std::max(4, std::min(colour.cols, colour.rows) / 12);
     mask(cv::Rect(0, 0, corner, corner)).setTo(cv::GC_BGD);
     mask(cv::Rect(colour.cols - corner, 0, corner, corner)).setTo(cv::GC_BGD);
+    // Background the photo's edges show, and its colour reaching in from there.
+    BorderBackground wall = borderBackground(toLab(colour), face);
+    mask.setTo(cv::GC_PR_BGD, wall.likely);
+    mask.setTo(cv::GC_BGD, wall.seeds);
     // Definitely the person: the middle of the face.
     fillEllipse(mask, {centre.x, fy + 0.55 * fh}, {0.3 * fw, 0.4 * fh}, cv::GC_FGD);
 

@@ -25,6 +25,17 @@ struct WorkingFrame {
 /// The largest frontal face in an upright 8-bit BGR image.
 bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, cv::Rect &face);
 
+/// An 8-bit BGR image as float CIELAB (L 0...100).
+cv::Mat toLab(const cv::Mat &colour);
+
+/// Background seen along the photo's top and sides, judged by colour against
+/// the face's skin and the hair above it.
+struct BorderBackground {
+    cv::Mat seeds;  // 0/255: edge pixels of background colour
+    cv::Mat likely; // 0/255: pixels of those colours that reach the seeds
+};
+BorderBackground borderBackground(const cv::Mat &lab, const cv::Rect &face);
+
 /// The person around the face as a hard 0/255 mask (GrabCut seeded from the face).
 cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, int effort);
 

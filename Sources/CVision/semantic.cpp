@@ -60,13 +60,6 @@ struct ColourModel {
     }
 };
 
-cv::Mat toLab(const cv::Mat &colour) {
-    cv::Mat floats, lab;
-    colour.convertTo(floats, CV_32F, 1.0 / 255.0);
-    cv::cvtColor(floats, lab, cv::COLOR_BGR2Lab);
-    return lab;
-}
-
 void collect(const cv::Mat &lab, cv::Rect area, std::vector<cv::Vec3f> &samples) {
     area &= cv::Rect(0, 0, lab.cols, lab.rows);
     for (int y = area.y; y < area.y + area.height; y++)
@@ -115,27 +108,91 @@ cv::Mat skinMask(const cv::Mat &likelihood, const cv::Mat &person, const cv::Rec
 /// Hair: GrabCut within the person, seeded by non-skin pixels above the
 /// forehead, with skin and background fixed as not-hair. Empty when no hair
 /// is found above the face (bald heads, hats).
-cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &person, const cv::Mat &skin, const cv::Rect &face, int effort) {
+cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &person, const cv::Mat &skin, const cv::Mat &background,
+                 const cv::Rect &face, int effort) {
     cv::Mat mask(colour.size(), CV_8U, cv::Scalar(cv::GC_BGD));
-    cv::Mat notSkinPerson = person & ~skin;
+    cv::Mat notSkinPerson = person & ~skin & ~background;
     cv::Mat head = cv::Mat::zeros(colour.size(), CV_8U);
     cv::ellipse(head, cv::Point(face.x + face.width / 2, int(face.y + 0.45 * face.height)),
                 cv::Size(int(1.0 * face.width), int(1.15 * face.height)), 0, 0, 360, cv::Scalar(255), cv::FILLED);
-    // Long hair falls beside the neck onto the shoulders.
-    cv::rectangle(head, part(face, -0.45, 0.5, 1.45, 2.3), cv::Scalar(255), cv::FILLED);
+    // Long hair falls beside the neck onto the shoulders. Below the chin it
+    // starts as "probably not hair", so the hair's colour is learnt from
+    // the head and not from the clothes, which GrabCut can then tell apart.
+    cv::Mat shoulders = cv::Mat::zeros(colour.size(), CV_8U);
+    cv::rectangle(shoulders, part(face, -0.45, 0.5, 1.45, 2.3), cv::Scalar(255), cv::FILLED);
+    shoulders &= ~head;
+    // Eyes, nose and mouth are never head hair, whatever their colour.
+    cv::Mat innerFace = cv::Mat::zeros(colour.size(), CV_8U);
+    cv::rectangle(innerFace, part(face, 0.15, 0.3, 0.85, 1.0), cv::Scalar(255), cv::FILLED);
+    notSkinPerson &= ~innerFace;
     mask.setTo(cv::GC_PR_BGD, notSkinPerson);
     mask.setTo(cv::GC_PR_FGD, notSkinPerson & head);
+    head |= shoulders;
+    // Fair hair can look like skin: skin-coloured pixels away from the face
+    // stay open, so hair seeded above the forehead can claim them.
+    cv::Mat faceCore = cv::Mat::zeros(colour.size(), CV_8U);
+    cv::ellipse(faceCore, cv::Point(face.x + face.width / 2, int(face.y + 0.55 * face.height)),
+                cv::Size(int(0.42 * face.width), int(0.55 * face.height)), 0, 0, 360, cv::Scalar(255), cv::FILLED);
+    mask.setTo(cv::GC_PR_BGD, person & skin & ~background & head & ~faceCore & ~innerFace);
     cv::Mat seeds = cv::Mat::zeros(colour.size(), CV_8U);
     cv::rectangle(seeds, part(face, 0.1, -0.6, 0.9, 0.02), cv::Scalar(255), cv::FILLED);
     seeds &= notSkinPerson;
     if (cv::countNonZero(seeds) < face.area() / 100) return cv::Mat::zeros(colour.size(), CV_8U);
     cv::erode(seeds, seeds, cv::Mat());
     mask.setTo(cv::GC_FGD, seeds);
-    cv::Mat background, foreground;
-    cv::grabCut(colour, mask, cv::Rect(), background, foreground, effort <= 0 ? 2 : 3, cv::GC_INIT_WITH_MASK);
+    cv::Mat backgroundModel, foregroundModel;
+    cv::grabCut(colour, mask, cv::Rect(), backgroundModel, foregroundModel, effort <= 0 ? 2 : 3, cv::GC_INIT_WITH_MASK);
     cv::Mat hair = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
+    // On the shoulders, keep only what has the colour of the hair above the
+    // forehead: a light scarf must not join dark hair.
+    std::vector<cv::Vec3f> seedColours;
+    cv::Mat lab = toLab(colour);
+    for (int y = 0; y < seeds.rows; y++)
+        for (int x = 0; x < seeds.cols; x++)
+            if (seeds.at<uchar>(y, x)) seedColours.push_back(lab.at<cv::Vec3f>(y, x));
+    cv::Mat unlikeHair = ColourModel::fit(seedColours).distance(lab) > 16.3;
+    hair.setTo(0, shoulders & unlikeHair);
     cv::morphologyEx(hair, hair, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
-    return hair;
+    // Hair grows from the top of the head: keep only the parts that reach
+    // above the eyes, not patches of wall or clothes near the shoulders.
+    cv::Mat labels, stats, centroids;
+    int count = cv::connectedComponentsWithStats(hair, labels, stats, centroids, 8, CV_32S);
+    cv::Mat kept = cv::Mat::zeros(hair.size(), CV_8U);
+    const int eyeLine = face.y + int(0.3 * face.height);
+    for (int label = 1; label < count; label++)
+        if (stats.at<int>(label, cv::CC_STAT_TOP) < eyeLine) kept.setTo(255, labels == label);
+    return kept;
+}
+
+/// Eyebrows: in each half of the band above the eyes, the largest wide
+/// stroke darker than the skin around it (a black-hat of the lightness keeps
+/// dark marks thinner than an eighth of the face, not the hair or the wall
+/// beside the head) and not skin-coloured.
+cv::Mat browMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::Rect &face) {
+    cv::Mat out = cv::Mat::zeros(lab.size(), CV_8U);
+    cv::Mat lightness, marks;
+    cv::extractChannel(lab, lightness, 0);
+    cv::GaussianBlur(lightness, lightness, cv::Size(5, 5), 0);
+    const int kernel = std::max(3, face.height / 8) | 1;
+    cv::morphologyEx(lightness, marks, cv::MORPH_BLACKHAT,
+                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(kernel, kernel)));
+    cv::Mat dark = (marks > 10) & (skinLikelihood < 128);
+    cv::morphologyEx(dark, dark, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    for (auto [x0, x1] : {std::pair{0.08, 0.48}, std::pair{0.52, 0.92}}) {
+        cv::Rect band = part(face, x0, 0.12, x1, 0.38) & cv::Rect(0, 0, lab.cols, lab.rows);
+        if (band.area() <= 0) continue;
+        cv::Mat labels, stats, centroids;
+        int count = cv::connectedComponentsWithStats(dark(band), labels, stats, centroids, 8, CV_32S);
+        int best = 0;
+        for (int label = 1; label < count; label++) {
+            int width = stats.at<int>(label, cv::CC_STAT_WIDTH), height = stats.at<int>(label, cv::CC_STAT_HEIGHT);
+            bool wide = width >= face.width / 8 && 2 * width >= 3 * height;
+            if (wide && (best == 0 || stats.at<int>(label, cv::CC_STAT_AREA) > stats.at<int>(best, cv::CC_STAT_AREA)))
+                best = label;
+        }
+        if (best > 0) out(band).setTo(255, labels == best);
+    }
+    return out;
 }
 
 /// Teeth: inside the mouth, pixels brighter and far less coloured than the
@@ -192,14 +249,20 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
         }
         cv::Mat lab = mbx::toLab(frame.colour);
         int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 200);
-        cv::Mat skin = mbx::skinMask(mbx::skinLikelihood(lab, working), personHard, working);
+        cv::Mat likelihood = mbx::skinLikelihood(lab, working);
+        cv::Mat skin = mbx::skinMask(likelihood, personHard, working);
+        // Hair is worked out for the skin matte too: fair hair the skin
+        // colour model took is not skin.
+        cv::Mat background = mbx::borderBackground(lab, working).likely;
+        cv::Mat hair = mbx::hairMask(frame.colour, personHard, skin, background, working, options->effort);
+        skin &= ~hair;
         if (planes->skin.data) mbx::writePlane(mbx::softEdges(frame.colour, skin, radius), frame.orientation, planes->skin);
         if (planes->hair.data) {
-            cv::Mat hair = mbx::hairMask(frame.colour, personHard, skin, working, options->effort);
+            if (planes->brows_in_hair) hair |= mbx::browMask(lab, likelihood, working);
             mbx::writePlane(mbx::softEdges(frame.colour, hair, radius), frame.orientation, planes->hair);
         }
         bool teethFound = false;
-        cv::Mat teeth = mbx::teethMask(lab, working, teethFound);
+        cv::Mat teeth = face.width >= MBX_CV_SMALLEST_TEETH_FACE ? mbx::teethMask(lab, working, teethFound) : cv::Mat::zeros(lab.size(), CV_8U);
         planes->teeth_found = teethFound;
         if (planes->teeth.data) mbx::writePlane(mbx::softEdges(frame.colour, teeth, 1), frame.orientation, planes->teeth);
     });

@@ -32,23 +32,32 @@ public struct FaceEvaluation {
         public var hairF1: Double
     }
 
-    public static let pipeline = """
+    /// The pipeline scored. Hair is measured as each dataset labels it:
+    /// FASSEG counts the eyebrows as hair, LaPa labels them apart.
+    public static func pipeline(browsInHair: Bool) -> String {
+        """
         stages:
           - plugin: org.mattebox.portrait-matte
             params: { scale: 1 }
           - plugin: org.mattebox.semantic-mattes
-            params: { scale: 1 }
+            params: { scale: 1, brows: \(browsInHair) }
         """
+    }
 
-    let runner: PipelineRunner
+    let fassegRunner: PipelineRunner
+    let lapaRunner: PipelineRunner
 
     public init(registry: PluginRegistry) throws {
-        let file = try PipelineFile.parse(FaceEvaluation.pipeline, path: "(face evaluation)")
-        runner = try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
+        func runner(browsInHair: Bool) throws -> PipelineRunner {
+            let file = try PipelineFile.parse(FaceEvaluation.pipeline(browsInHair: browsInHair), path: "(face evaluation)")
+            return try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
+        }
+        fassegRunner = try runner(browsInHair: true)
+        lapaRunner = try runner(browsInHair: false)
     }
 
     /// The mattes the plugins make for one photo, and the stage timings.
-    public func mattes(for url: URL) throws -> (Photo, [StageReport]) {
+    func mattes(for url: URL, runner: PipelineRunner) throws -> (Photo, [StageReport]) {
         var photo = try ImageDecoder.decodePhoto(at: url)
         let reports = try runner.run(&photo)
         return (photo, reports)
@@ -64,7 +73,7 @@ public struct FaceEvaluation {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent("rgb/\($0).bmp").path)
         }
         return try names.map { name in
-            let (photo, reports) = try mattes(for: directory.appendingPathComponent("rgb/\(name).bmp"))
+            let (photo, reports) = try mattes(for: directory.appendingPathComponent("rgb/\(name).bmp"), runner: fassegRunner)
             let labels = try ImageDecoder.decodePhoto(at: directory.appendingPathComponent("labels/\(name).bmp")).primary
             let classes = (0..<(labels.width * labels.height)).map { i -> Int in
                 let x = i % labels.width, y = i / labels.width
@@ -91,7 +100,7 @@ public struct FaceEvaluation {
 
     /// LaPa classes: 1 skin, 8 inner mouth (teeth), 10 hair.
     public func lapa(directory: URL) throws -> TeethRow {
-        let (photo, _) = try mattes(for: directory.appendingPathComponent("image.jpg"))
+        let (photo, _) = try mattes(for: directory.appendingPathComponent("image.jpg"), runner: lapaRunner)
         let labels = try ImageDecoder.decodeAuxiliaryImage(at: directory.appendingPathComponent("label.png"))
         let classes = (0..<(labels.width * labels.height)).map { Int(labels.sample(x: $0 % labels.width, y: $0 / labels.width)) }
         let empty = QualityMetrics.Mask(repeating: false, count: classes.count)

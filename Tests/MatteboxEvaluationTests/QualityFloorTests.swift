@@ -23,9 +23,9 @@ struct QualityFloorTests {
             directory: BuiltVisionPlugins.eval!.appendingPathComponent("faceparsing/fasseg_frontal02"))
         #expect(rows.count == 10 && rows.allSatisfy(\.faceFound))
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
-        #expect(mean(rows.map(\.skinF1)) >= 0.88)
-        #expect(mean(rows.map(\.hairF1)) >= 0.68)
-        #expect(mean(rows.map(\.headIoU)) >= 0.92)
+        #expect(mean(rows.map(\.skinF1)) >= 0.89)
+        #expect(mean(rows.map(\.hairF1)) >= 0.85)
+        #expect(mean(rows.map(\.headIoU)) >= 0.95)
         // Closed mouths: no teeth matte on any of them.
         #expect(rows.allSatisfy { !$0.teethMatte })
         // Soft, not cut out: most pixels along the hair edge are between 0 and 255.
@@ -37,5 +37,8 @@ struct QualityFloorTests {
             directory: BuiltVisionPlugins.eval!.appendingPathComponent("faceparsing/lapa_sample"))
         #expect(row.teethFound)
         #expect(row.teethF1 >= 0.5)
+        // LaPa labels eyebrows apart from hair; the matte is asked without them.
+        #expect(row.hairF1 >= 0.75)
+        #expect(row.skinF1 >= 0.8)
     }
 }

@@ -114,11 +114,16 @@ typedef struct mbx_cv_plane {
 int mbx_cv_portrait_matte(const mbx_cv_image *image, const mbx_cv_matte_options *options,
                           mbx_cv_rect face, mbx_cv_plane *matte, mbx_cv_error *error);
 
+/* Faces narrower than this (photo pixels) get no teeth matte: a mouth of
+ * about 50 px is too small to tell teeth from a highlight on the lips. */
+#define MBX_CV_SMALLEST_TEETH_FACE 96
+
 typedef struct mbx_cv_semantic_planes {
     mbx_cv_plane hair;
     mbx_cv_plane skin;
     mbx_cv_plane teeth;
     int teeth_found; /* out: 0 when the mouth shows no teeth (teeth then stays all zero) */
+    int brows_in_hair; /* in: 1 counts the eyebrows as hair (as FASSEG labels them); 0 head hair only */
 } mbx_cv_semantic_planes;
 
 /* Hair, skin and teeth mattes for the person around a face. person may be
