@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "CVision",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
-            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc"]
+            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc", "opencv_dnn"]
                 .map { .linkedLibrary($0) }),
 
         // libv4l2 and libv4lconvert behind non-variadic C functions and constants.

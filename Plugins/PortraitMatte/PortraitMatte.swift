@@ -8,20 +8,26 @@ import MatteboxPluginSDK
 final class PortraitMatte: PhotoProcessor {
     static let description = ProcessorDescription(
         id: "org.mattebox.portrait-matte", name: "Portrait matte",
-        summary: "Finds the person around the largest face (Haar cascade, GrabCut, guided filter)",
+        summary: "Finds the person around the largest face (Haar cascade, GrabCut, guided filter; or an ONNX model)",
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)")],
         outputs: [Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "8-bit, 255 = person; only with a face")],
         parameters: VisionParameters.common + [
             Parameter("replace", .bool(default: false), description: "replace a portrait matte the photo already has (e.g. an iPhone's)")
-        ])
+        ]
+            + SegmentationModel.parameters(
+                crop: 0, classes: "person=1",
+                classesHelp: "which model classes are the person: person=CLASS[,CLASS...] "
+                    + "(default 1, for two-class models; a one-channel matting model is person=0)"))
 
     private let settings: VisionParameters
     private let replace: Bool
+    private let model: SegmentationModel?
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
         replace = try parameters.bool("replace")
+        model = try SegmentationModel(parameters, names: ["person"])
     }
 
     func process(_ photo: PluginPhoto) throws {
@@ -42,9 +48,15 @@ final class PortraitMatte: PhotoProcessor {
             let matte = try photo.createImage(
                 MBX_ROLE_PORTRAIT_MATTE, width: width, height: height, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8))
             var plane = matte.visionPlane
-            guard mbx_cv_portrait_matte(&view, &options, face, &plane, &error) == 0 else {
+            do {
+                if let model {
+                    try model.run(&view, options: &options, face: face, planes: ["person": plane])
+                } else if mbx_cv_portrait_matte(&view, &options, face, &plane, &error) != 0 {
+                    throw PluginError("portrait matte: \(error.text)")
+                }
+            } catch {
                 try? photo.removeImage(MBX_ROLE_PORTRAIT_MATTE)
-                throw PluginError("portrait matte: \(error.text)")
+                throw error
             }
             return face
         }

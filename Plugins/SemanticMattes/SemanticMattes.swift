@@ -10,7 +10,7 @@ final class SemanticMattes: PhotoProcessor {
 
     static let description = ProcessorDescription(
         id: "org.mattebox.semantic-mattes", name: "Semantic mattes",
-        summary: "Hair, skin and teeth mattes around the largest face (colour models, GrabCut, guided filter)",
+        summary: "Hair, skin and teeth mattes around the largest face (colour models, GrabCut, guided filter; or an ONNX face parser)",
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [
             Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)"),
@@ -25,12 +25,17 @@ final class SemanticMattes: PhotoProcessor {
             Parameter("mattes", .string(default: "hair,skin,teeth"), description: "which mattes to make, comma-separated"),
             Parameter("replace", .bool(default: false), description: "replace mattes the photo already has (e.g. an iPhone's)"),
             Parameter("brows", .bool(default: false), description: "count the eyebrows as hair in the hair matte"),
-        ])
+        ]
+            + SegmentationModel.parameters(
+                crop: 2.5, classes: "skin=1,10;hair=17;teeth=11",
+                classesHelp: "which model classes make which matte: MATTE=CLASS[,CLASS...] separated by ';' "
+                    + "(default: the CelebAMask-HQ labels of common face parsers: skin 1, nose 10, inner mouth 11, hair 17)"))
 
     private let settings: VisionParameters
     private let wanted: Set<String>
     private let replace: Bool
     private let browsInHair: Bool
+    private let model: SegmentationModel?
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
@@ -41,6 +46,10 @@ final class SemanticMattes: PhotoProcessor {
             throw PluginError("mattes takes hair, skin and/or teeth, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
         }
         wanted = Set(names)
+        model = try SegmentationModel(parameters, names: Set(SemanticMattes.roles.keys))
+        if let model, let missing = wanted.subtracting(model.classes.keys).sorted().first {
+            throw PluginError("model-classes names no class for the \(missing) matte", status: MBX_ERR_INVALID_ARGUMENT)
+        }
     }
 
     func process(_ photo: PluginPhoto) throws {
@@ -59,38 +68,26 @@ final class SemanticMattes: PhotoProcessor {
                 throw PluginError("finding faces: \(error.text)")
             }
             guard found != 0 else { return "no face found, so no semantic mattes (as on iOS)" }
-            var planes = mbx_cv_semantic_planes()
-            planes.brows_in_hair = browsInHair ? 1 : 0
-            var made: [String] = []
+            var planes: [String: mbx_cv_plane] = [:]
             for name in todo.sorted() {
-                let image = try photo.createImage(
+                planes[name] = try photo.createImage(
                     SemanticMattes.roles[name]!, width: width, height: height, channels: 1,
-                    format: mbx_sample_format(MBX_SAMPLE_U8))
-                made.append(name)
-                switch name {
-                case "hair": planes.hair = image.visionPlane
-                case "skin": planes.skin = image.visionPlane
-                default: planes.teeth = image.visionPlane
-                }
+                    format: mbx_sample_format(MBX_SAMPLE_U8)
+                ).visionPlane
             }
-            let status: Int32
-            if var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage {
-                status = mbx_cv_semantic_mattes(&view, &options, face, &person, &planes, &error)
-            } else {
-                status = mbx_cv_semantic_mattes(&view, &options, face, nil, &planes, &error)
-            }
-            guard status == 0 else {
-                for name in made { try? photo.removeImage(SemanticMattes.roles[name]!) }
-                throw PluginError("semantic mattes: \(error.text)")
+            let teethShow: Bool
+            do {
+                teethShow = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
+            } catch {
+                for name in planes.keys { try? photo.removeImage(SemanticMattes.roles[name]!) }
+                throw error
             }
             var absent: [String] = []
-            if todo.contains("hair"), let hair = photo.image(MBX_ROLE_HAIR_MATTE),
-                !(0..<hair.height).contains(where: { hair.row($0, as: UInt8.self).contains { $0 >= 128 } })
-            {
+            if todo.contains("hair"), let hair = photo.image(MBX_ROLE_HAIR_MATTE), hair.isBlank {
                 try photo.removeImage(MBX_ROLE_HAIR_MATTE)
                 absent.append("no hair found above the face, so no hair matte")
             }
-            if todo.contains("teeth"), planes.teeth_found == 0 {
+            if todo.contains("teeth"), !teethShow {
                 try photo.removeImage(MBX_ROLE_TEETH_MATTE)
                 absent.append(
                     face.width < MBX_CV_SMALLEST_TEETH_FACE
@@ -103,6 +100,32 @@ final class SemanticMattes: PhotoProcessor {
             try photo.setString(MBX_META_NOTE_SEMANTIC_MATTES, note)
             photo.log(note)
         }
+    }
+
+    /// Fills the planes, with the user's model or the classical method;
+    /// says whether teeth show.
+    private func makeMattes(
+        _ view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect,
+        planes: [String: mbx_cv_plane], photo: PluginPhoto
+    ) throws -> Bool {
+        if let model {
+            try model.run(&view, options: &options, face: face, planes: planes)
+            return face.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false
+        }
+        var request = mbx_cv_semantic_planes()
+        request.brows_in_hair = browsInHair ? 1 : 0
+        request.hair = planes["hair"] ?? mbx_cv_plane()
+        request.skin = planes["skin"] ?? mbx_cv_plane()
+        request.teeth = planes["teeth"] ?? mbx_cv_plane()
+        var error = mbx_cv_error()
+        let status: Int32
+        if var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage {
+            status = mbx_cv_semantic_mattes(&view, &options, face, &person, &request, &error)
+        } else {
+            status = mbx_cv_semantic_mattes(&view, &options, face, nil, &request, &error)
+        }
+        guard status == 0 else { throw PluginError("semantic mattes: \(error.text)") }
+        return request.teeth_found != 0
     }
 }
 

@@ -49,6 +49,12 @@ extension PluginImage {
             stride: bytesPerRow)
     }
 
+    /// True when this 8-bit matte has no sample at or above one half: the
+    /// thing it would show was not found.
+    public var isBlank: Bool {
+        !(0..<height).contains { row($0, as: UInt8.self).contains { $0 >= 128 } }
+    }
+
     /// This single-channel 8-bit image as an output plane.
     public var visionPlane: mbx_cv_plane {
         mbx_cv_plane(

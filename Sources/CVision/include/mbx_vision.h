@@ -132,6 +132,32 @@ int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options
                            mbx_cv_rect face, const mbx_cv_image *person,
                            mbx_cv_semantic_planes *planes, mbx_cv_error *error);
 
+/* ---- Mattes from a segmentation model the user supplies (cv::dnn) ------- */
+
+typedef struct mbx_cv_model_options {
+    const char *path;          /* an ONNX file */
+    int input_width;           /* the size the model takes; the region is stretched to it */
+    int input_height;
+    float mean[3];             /* per input plane, on samples scaled to 0...1: (v - mean) / std */
+    float std[3];
+    int bgr;                   /* 1: planes in B, G, R order; 0: R, G, B */
+    double crop;               /* 0: the whole (upright) photo; k > 0: a square k face widths wide
+                                  centred on the face (face parsers expect a face-centred crop) */
+} mbx_cv_model_options;
+
+typedef struct mbx_cv_model_output {
+    mbx_cv_plane plane;        /* written in stored orientation, 0 outside the region */
+    const int *classes;        /* output channels whose probabilities are summed into this matte */
+    int class_count;
+} mbx_cv_model_output;
+
+/* Runs the model on the photo turned upright. An output with several
+ * channels is read as per-class scores (softmax unless they already sum to
+ * one); a single channel is a matte (sigmoid unless already within 0...1). */
+int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *options, mbx_cv_rect face,
+                        const mbx_cv_model_options *model, mbx_cv_model_output *outputs, int output_count,
+                        mbx_cv_error *error);
+
 #ifdef __cplusplus
 }
 #endif

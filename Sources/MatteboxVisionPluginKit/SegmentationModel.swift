@@ -1,0 +1,107 @@
+import Foundation
+import MatteboxPluginSDK
+
+/// A segmentation network the user supplies (ONNX, run by OpenCV's dnn
+/// module) that replaces a plugin's classical method. No weights ship with
+/// Mattebox; these parameters say how to feed the model and which of its
+/// output classes make which matte, so the matte plugins read them alike.
+public struct SegmentationModel {
+    /// The model parameters, with the defaults that suit this plugin's kind of model.
+    public static func parameters(crop: Double, classes: String, classesHelp: String) -> [Parameter] {
+        [
+            Parameter("model", .string(default: ""), description: "ONNX segmentation model to use instead of the classical method"),
+            Parameter("model-input", .string(default: "512x512"), description: "the model's input size, WIDTHxHEIGHT"),
+            Parameter(
+                "model-mean", .string(default: "0.485,0.456,0.406"),
+                description: "per-plane mean subtracted from samples scaled to 0...1 (default: ImageNet's)"),
+            Parameter("model-std", .string(default: "0.229,0.224,0.225"), description: "per-plane divisor after the mean"),
+            Parameter("model-bgr", .bool(default: false), description: "the model takes B,G,R planes (default R,G,B)"),
+            Parameter(
+                "model-crop", .double(default: crop, range: 0...20),
+                description: "0: the model sees the whole photo; k: a square k face widths wide around the face"),
+            Parameter("model-classes", .string(default: classes), description: classesHelp),
+        ]
+    }
+
+    public let path: String
+    public let classes: [String: [Int32]]
+    private var options: mbx_cv_model_options
+
+    /// nil when no model is set. `names` are the mattes `model-classes` may name.
+    public init?(_ parameters: PluginParameters, names: Set<String>) throws {
+        path = try parameters.string("model")
+        if path.isEmpty { return nil }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw PluginError("model: \(path) does not exist or cannot be read", status: MBX_ERR_INVALID_ARGUMENT)
+        }
+        options = mbx_cv_model_options()
+        let size = try parameters.string("model-input").lowercased().split(separator: "x").compactMap { Int32($0) }
+        guard size.count == 2, size.allSatisfy({ (1...4096).contains($0) }) else {
+            throw PluginError("model-input takes WIDTHxHEIGHT, e.g. 512x512", status: MBX_ERR_INVALID_ARGUMENT)
+        }
+        (options.input_width, options.input_height) = (size[0], size[1])
+        options.mean = try SegmentationModel.triple(parameters.string("model-mean"), name: "model-mean")
+        options.std = try SegmentationModel.triple(parameters.string("model-std"), name: "model-std")
+        guard options.std.0 != 0, options.std.1 != 0, options.std.2 != 0 else {
+            throw PluginError("model-std must not be 0", status: MBX_ERR_INVALID_ARGUMENT)
+        }
+        options.bgr = try parameters.bool("model-bgr") ? 1 : 0
+        options.crop = try parameters.double("model-crop")
+        classes = try SegmentationModel.classMap(parameters.string("model-classes"), names: names)
+    }
+
+    /// Runs the model and writes each named matte's plane.
+    public func run(
+        _ image: inout mbx_cv_image, options matteOptions: inout mbx_cv_matte_options, face: mbx_cv_rect,
+        planes: [String: mbx_cv_plane]
+    ) throws {
+        let wanted = planes.keys.sorted().filter { classes[$0] != nil }
+        let classLists = wanted.map { classes[$0]! }
+        var model = options
+        try path.withCString { path in
+            model.path = path
+            try withClassPointers(classLists) { pointers in
+                var outputs = zip(wanted, pointers).map { name, list in
+                    mbx_cv_model_output(plane: planes[name]!, classes: list.baseAddress, class_count: Int32(list.count))
+                }
+                var error = mbx_cv_error()
+                guard mbx_cv_model_mattes(&image, &matteOptions, face, &model, &outputs, Int32(outputs.count), &error) == 0
+                else { throw PluginError("segmentation model: \(error.text)") }
+            }
+        }
+    }
+
+    private func withClassPointers<R>(
+        _ lists: [[Int32]], _ body: ([UnsafeBufferPointer<Int32>]) throws -> R
+    ) rethrows -> R {
+        let buffers = lists.map { list -> UnsafeMutableBufferPointer<Int32> in
+            let buffer = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, list.count))
+            _ = buffer.initialize(from: list)
+            return buffer
+        }
+        defer { buffers.forEach { $0.deallocate() } }
+        return try body(buffers.enumerated().map { UnsafeBufferPointer(rebasing: $1[0..<lists[$0].count]) })
+    }
+
+    static func triple(_ text: String, name: String) throws -> (Float, Float, Float) {
+        let values = text.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+        guard values.count == 3 else { throw PluginError("\(name) takes three numbers, e.g. 0.5,0.5,0.5", status: MBX_ERR_INVALID_ARGUMENT) }
+        return (values[0], values[1], values[2])
+    }
+
+    /// "hair=17;skin=1,10" → ["hair": [17], "skin": [1, 10]].
+    static func classMap(_ text: String, names: Set<String>) throws -> [String: [Int32]] {
+        var map: [String: [Int32]] = [:]
+        for entry in text.split(separator: ";") {
+            let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let numbers = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Int32($0.trimmingCharacters(in: .whitespaces)) } : []
+            guard parts.count == 2, names.contains(parts[0]), !numbers.isEmpty, numbers.allSatisfy({ $0 >= 0 }) else {
+                throw PluginError(
+                    "model-classes: '\(entry)' should be MATTE=CLASS[,CLASS...] with MATTE one of \(names.sorted().joined(separator: ", "))",
+                    status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            map[parts[0]] = numbers
+        }
+        return map
+    }
+}
