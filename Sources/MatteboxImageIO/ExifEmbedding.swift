@@ -58,7 +58,7 @@ enum ExifEmbedding {
             let end = offset + 12 + length
             guard end <= bytes.count else { break }
             if type == "IDAT", !inserted, let exif {
-                output += chunk(type: "eXIf", data: exif.bytes)
+                output += PNGChunk.make(type: "eXIf", data: exif.bytes)
                 inserted = true
             }
             if type != "eXIf" { output += bytes[offset..<end] }
@@ -66,30 +66,5 @@ enum ExifEmbedding {
         }
         output += bytes[offset...]
         return Data(output)
-    }
-
-    private static func chunk(type: String, data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        let count = UInt32(data.count)
-        var result: [UInt8] = [UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
-        result += typeBytes + data
-        let crc = CRC32.checksum(typeBytes + data)
-        result += [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
-        return result
-    }
-}
-
-/// The CRC-32 PNG chunks carry (ISO 3309, polynomial 0xEDB88320).
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
     }
 }

@@ -34,15 +34,19 @@ public struct PhotoWriter: Sendable {
         return (destination, writeAuxiliaryPNGs ? try writeAuxiliaryImages(of: photo, stem: stem) : [])
     }
 
+    /// 8- and 16-bit images as they are; float ones (depth in metres,
+    /// disparity) as 16-bit with their scale stated in the PNG (`ScaledPNG`).
     private func writeAuxiliaryImages(of photo: Photo, stem: String) throws -> [URL] {
-        try photo.auxiliary.keys.sorted().compactMap { role in
+        try photo.auxiliary.keys.sorted().map { role in
             let image = photo.auxiliary[role]!
-            guard image.format != .float32 else {
-                Log.emit(.warning, "\(photo.displayName): \(role) is float; not written as PNG")
-                return nil
-            }
             let url = directory.appendingPathComponent("\(stem).\(role.rawValue).png")
-            try AtomicFile.write(try ImageEncoder.encode(image, as: .png), to: url)
+            let png: Data
+            if image.format == .float32, image.channels == 1 {
+                png = try ScaledPNG.encode(image, what: role.rawValue)
+            } else {
+                png = try ImageEncoder.encode(image, as: .png)
+            }
+            try AtomicFile.write(png, to: url)
             return url
         }
     }

@@ -11,7 +11,7 @@ struct DepthCommand: ParsableCommand {
         abstract: "Compute the disparity (pixels, left view) of a stereo pair.",
         discussion: """
             Writes PFM (float32, Middlebury's format) for .pfm outputs, or a 16-bit PNG of disparity × \
-            --png-scale whose scale is stated in the PNG's tEXt chunk "\(DisparityFile.scaleKey)". \
+            --png-scale whose scale is stated in the PNG's tEXt chunk "\(ScaledPNG.scaleKey("disparity"))". \
             Every pixel is filled; --json reports how many were matched before filling.
             """)
 
@@ -37,9 +37,7 @@ struct DepthCommand: ParsableCommand {
         let result = try matcher.disparity(left: leftImage, right: rightImage)
         let seconds = start.secondsSince
         let data = isPNG
-            ? try DisparityFile.addingText(
-                String(pngScale), key: DisparityFile.scaleKey,
-                toPNG: try ImageEncoder.encode(DisparityFile.scaledUInt16(result.disparity, scale: pngScale), as: .png))
+            ? try ScaledPNG.encode(result.disparity, scale: pngScale, what: "disparity")
             : DisparityFile.pfm(result.disparity)
         try AtomicFile.write(data, to: outputURL)
         let summary = DepthSummary(

@@ -34,7 +34,7 @@ struct ProcessCommand: ParsableCommand {
     var cameraPosition: String?
     @Option(name: .customLong("aux"), help: "Attach an auxiliary image to the photo: ROLE=FILE (e.g. depth=d.png).")
     var auxiliary: [String] = []
-    @Flag(help: "Also write each auxiliary image as <name>.<role>.png.") var auxPng = false
+    @Flag(help: "Also write each auxiliary image as <name>.<role>.png (float depth as 16-bit millimetres, other float images as 16-bit; the scale is in the PNG's tEXt mattebox:<role>-scale).") var auxPng = false
     @Option(name: .shortAndLong, help: "Photos processed at once, each in its own worker (default: the number of cores).")
     var jobs: Int?
     @Flag(help: "Skip photos whose outputs are complete for the same input content and pipeline.") var resume = false

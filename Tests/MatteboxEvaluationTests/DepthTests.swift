@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxPipeline
 import MatteboxTestSupport
 import MatteboxVision
 import Testing
@@ -18,6 +19,15 @@ import Testing
         let values = (0..<(32 * 24)).map { depth.sample(x: $0 % 32, y: $0 / 32) }
         #expect(values.allSatisfy { abs($0 - 1.5) < 0.01 }, "every hole filled with the surrounding 1.5 m")
         #expect(photo.metadata.notes["depth"]?.contains("depth frame") == true)
+
+        // --aux-png writes the float metres as 16-bit millimetres with the scale stated.
+        let folder = try TestEnvironment.scratchDirectory("aux-png")
+        let written = try PhotoWriter(directory: folder, format: .png, writeAuxiliaryPNGs: true).write(photo, stem: "frame")
+        let png = try #require(written.auxiliary.first { $0.lastPathComponent == "frame.depth.png" })
+        let stored = try ImageDecoder.decodeAuxiliaryImage(at: png)
+        #expect(stored.format == .uint16 && stored.width == 32)
+        #expect((0..<(32 * 24)).allSatisfy { abs(stored.sample(x: $0 % 32, y: $0 / 32) - 1500) <= 10 })
+        #expect(String(decoding: try Data(contentsOf: png), as: UTF8.self).contains("mattebox:depth-scale\u{0}1000.0"))
     }
 
     @Test(.enabled(if: BuiltVisionPlugins.eval != nil, Comment(rawValue: BuiltVisionPlugins.noEval)))
@@ -55,7 +65,7 @@ import Testing
         let scaled = try ImageDecoder.decodeAuxiliaryImage(at: png)
         #expect(scaled.format == .uint16)
         #expect(abs(scaled.sample(x: 217, y: 190) / 256 - disparity.sample(x: 217, y: 190)) < 0.01)
-        #expect(String(decoding: try Data(contentsOf: png), as: UTF8.self).contains("\(DisparityFile.scaleKey)"))
+        #expect(String(decoding: try Data(contentsOf: png), as: UTF8.self).contains("\(ScaledPNG.scaleKey("disparity"))\0"))
     }
 
     @Test(.enabled(if: BuiltVisionPlugins.hasChessboards, "opencv-doc's chessboards are not installed (make deps)"))
