@@ -61,7 +61,8 @@ demo: build
 	@echo "Results are in demo-out/"
 
 ## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against
-## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md)
+## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md);
+## vision plugin time per 12 MP photo at each effort (bench-plugins.md)
 bench: deps
 	@command -v /usr/bin/convert >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends imagemagick; }
@@ -69,6 +70,7 @@ bench: deps
 	Samples/bench/heif-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out
 	Samples/bench/batch-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/batch bench-batch.md
 	Samples/bench/capture-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/capture bench-capture.md
+	Samples/bench/plugin-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/plugins bench-plugins.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR) (release build)
 bench-quality: deps
@@ -88,4 +90,4 @@ install: deps
 	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(DESTDIR)$(PREFIX)/include/mattebox/plugin.h
 
 clean:
-	rm -rf .build demo-out bench-out bench-quality.md bench-batch.md
+	rm -rf .build demo-out bench-out bench-quality.md bench-batch.md bench-capture.md bench-plugins.md

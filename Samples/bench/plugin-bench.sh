@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Time per photo of each vision plugin at 12 MP, for each effort (speed,
+# balanced, quality): PortraitMatte, SemanticMattes (given the portrait
+# matte, as in a pipeline), and Depth from a stereo pair (matched at the
+# long side each quality uses: 512, 768, 1024 px). One worker (-j 1),
+# stage times from `process --report`; the table gives the median over the
+# photos. Inputs: OpenCV's messi5.jpg and, when ../shared is beside the
+# checkout, LaPa and four FASSEG faces, all upscaled to 4032x3024 or
+# 3024x4032 (no 12 MP face photo ships in a Debian package); OpenCV's aloe
+# stereo pair upscaled to 4032x3496.
+# Usage: plugin-bench.sh MATTEBOX_BINARY WORK_DIR TABLE_FILE
+set -euo pipefail
+mattebox=$1
+work=$2
+table=$3
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+shared="$repo/../shared"
+opencv=/usr/share/doc/opencv-doc/examples/data
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+faces="$work/faces" stereo="$work/stereo"
+rm -rf "$faces" "$stereo" && mkdir -p "$faces" "$stereo"
+
+echo "== 12 MP inputs in $work"
+vips thumbnail "$opencv/messi5.jpg" "$faces/messi5.jpg[Q=92]" 4032 --height 3024 --size force --crop centre
+if [ -d "$shared/eval/faceparsing" ]; then
+    vips thumbnail "$shared/eval/faceparsing/lapa_sample/image.jpg" "$faces/lapa.jpg[Q=92]" 3024 --height 4032 --size force --crop centre
+    for n in 1 3 5 8; do
+        vips thumbnail "$shared/eval/faceparsing/fasseg_frontal02/rgb/$n.bmp" "$faces/fasseg-$n.jpg[Q=92]" 3024 --height 4032 --size force --crop centre
+    done
+fi
+vips resize "$opencv/aloeL.jpg" "$stereo/aloe.png" 3.1453
+vips resize "$opencv/aloeR.jpg" "$stereo/aloe-right.png" 3.1453
+
+median() { python3 -c "import json,statistics,sys
+d=json.load(open(sys.argv[1]))
+s=[st['seconds'] for p in d['photos'] for st in p.get('stages',[]) if st['plugin']==sys.argv[2] and st['status']=='ok']
+print(f'{statistics.median(s):.2f} ({len(s)})' if s else 'n/a')" "$@"; }
+
+{
+    echo "| effort | portrait matte s | semantic mattes s | depth (stereo) s |"
+    echo "|---|---|---|---|"
+} > "$table"
+for effort in speed balanced quality; do
+    case $effort in speed) long=512 ;; balanced) long=768 ;; quality) long=1024 ;; esac
+    echo "== effort $effort (stereo at $long px)"
+    cat > "$work/mattes.yaml" <<EOF
+stages:
+  - plugin: org.mattebox.portrait-matte
+    params: { effort: $effort }
+  - plugin: org.mattebox.semantic-mattes
+    params: { effort: $effort }
+EOF
+    cat > "$work/depth.yaml" <<EOF
+stages:
+  - plugin: org.mattebox.depth
+    params: { long-side: $long }
+EOF
+    "$mattebox" process "$faces" -o "$work/out-$effort" --pipeline "$work/mattes.yaml" -j 1 --report "$work/mattes-$effort.json" > /dev/null
+    "$mattebox" process "$stereo/aloe.png" --aux "org.mattebox.stereo-right=$stereo/aloe-right.png" -o "$work/out-$effort" \
+        --pipeline "$work/depth.yaml" -j 1 --report "$work/depth-$effort.json" > /dev/null
+    echo "| $effort | $(median "$work/mattes-$effort.json" org.mattebox.portrait-matte) | $(median "$work/mattes-$effort.json" org.mattebox.semantic-mattes) | $(median "$work/depth-$effort.json" org.mattebox.depth) |" >> "$table"
+done
+echo
+echo "Seconds per 12 MP photo, median (photos), one worker, $(nproc) cores:"
+cat "$table"
