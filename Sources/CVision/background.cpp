@@ -110,11 +110,6 @@ BorderBackground borderBackground(const cv::Mat &lab, const cv::Rect &face) {
         bool even = sizes[k] > 0 && spread[k] / sizes[k] < near / 2;
         background[k] = even && sizes[k] * 20 >= int(edgePixels.size()) && colourDistance(centres.row(k), skin) > near &&
                         hairVotes[k] * 20 < std::max(1, hairSamples);
-#ifdef MBX_DEBUG_BACKGROUND
-        cv::Vec3f c = centres.row(k);
-        fprintf(stderr, "k%d centre %.0f %.0f %.0f size %d spread %.1f skinD %.1f votes %d/%d -> %d\n", k, c[0], c[1], c[2], sizes[k],
-                spread[k] / std::max(1, sizes[k]), colourDistance(c, skin), hairVotes[k], hairSamples, int(background[k]));
-#endif
     }
     for (size_t i = 0; i < edgePixels.size(); i++)
         if (background[assignment.at<int>(int(i))]) result.seeds.at<uchar>(edgePixels[i]) = 255;

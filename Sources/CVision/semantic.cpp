@@ -1,8 +1,9 @@
 // Hair, skin and teeth mattes around a face. Skin: a colour model learnt
-// from this face's own cheeks and forehead (Lab, robust Gaussian). Hair:
-// GrabCut inside the person, seeded above the forehead and kept off skin.
-// Teeth: bright, colourless pixels inside the mouth, only when there are
-// enough of them to be an open smile.
+// from this face's own cheeks and forehead (Lab, robust Gaussian), minus
+// the hair. Hair: GrabCut inside the person, seeded above the forehead,
+// kept off the face's core, the wall seen at the photo's edges, and clothes
+// unlike the hair; eyebrows on request. Teeth: bright, colourless pixels
+// inside the mouth, only when there are enough of them to be an open smile.
 #include "bridge.hpp"
 #include "portrait.hpp"
 #include <opencv2/imgproc.hpp>
@@ -106,10 +107,12 @@ cv::Mat skinMask(const cv::Mat &likelihood, const cv::Mat &person, const cv::Rec
 }
 
 /// Hair: GrabCut within the person, seeded by non-skin pixels above the
-/// forehead, with skin and background fixed as not-hair. Empty when no hair
-/// is found above the face (bald heads, hats).
-cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &person, const cv::Mat &skin, const cv::Mat &background,
-                 const cv::Rect &face, int effort) {
+/// forehead, with the face's core and the background fixed as not-hair and
+/// skin-coloured pixels beside the face left open (fair hair). Only parts
+/// reaching above the eyes are kept. Empty when no hair is found above the
+/// face (bald heads, hats).
+cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &lab, const cv::Mat &person, const cv::Mat &skin,
+                 const cv::Mat &background, const cv::Rect &face, int effort) {
     cv::Mat mask(colour.size(), CV_8U, cv::Scalar(cv::GC_BGD));
     cv::Mat notSkinPerson = person & ~skin & ~background;
     cv::Mat head = cv::Mat::zeros(colour.size(), CV_8U);
@@ -146,12 +149,13 @@ cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &person, const cv::Mat &sk
     // On the shoulders, keep only what has the colour of the hair above the
     // forehead: a light scarf must not join dark hair.
     std::vector<cv::Vec3f> seedColours;
-    cv::Mat lab = toLab(colour);
     for (int y = 0; y < seeds.rows; y++)
         for (int x = 0; x < seeds.cols; x++)
             if (seeds.at<uchar>(y, x)) seedColours.push_back(lab.at<cv::Vec3f>(y, x));
-    cv::Mat unlikeHair = ColourModel::fit(seedColours).distance(lab) > 16.3;
-    hair.setTo(0, shoulders & unlikeHair);
+    if (seedColours.size() >= 20) {
+        cv::Mat unlikeHair = ColourModel::fit(seedColours).distance(lab) > 16.3;
+        hair.setTo(0, shoulders & unlikeHair);
+    }
     cv::morphologyEx(hair, hair, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
     // Hair grows from the top of the head: keep only the parts that reach
     // above the eyes, not patches of wall or clothes near the shoulders.
@@ -254,7 +258,7 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
         // Hair is worked out for the skin matte too: fair hair the skin
         // colour model took is not skin.
         cv::Mat background = mbx::borderBackground(lab, working).likely;
-        cv::Mat hair = mbx::hairMask(frame.colour, personHard, skin, background, working, options->effort);
+        cv::Mat hair = mbx::hairMask(frame.colour, lab, personHard, skin, background, working, options->effort);
         skin &= ~hair;
         if (planes->skin.data) mbx::writePlane(mbx::softEdges(frame.colour, skin, radius), frame.orientation, planes->skin);
         if (planes->hair.data) {

@@ -13,7 +13,8 @@ struct EvaluateCommand: ParsableCommand {
             DIR is laid out as ../shared/eval: stereo/middlebury_v2/<scene>/ (imL, imR, ground truth, \
             masks), faceparsing/fasseg_frontal02/{rgb,labels}/N.bmp and faceparsing/lapa_sample/. \
             Stereo is compared with the plain SGBM reference in the same run; mattes come from the \
-            installed PortraitMatte and SemanticMattes plugins.
+            installed PortraitMatte and SemanticMattes plugins. Hair is scored as each dataset labels \
+            it: FASSEG counts the eyebrows as hair (the plugin is run with brows: true), LaPa does not.
             """)
 
     @Argument(help: "Folder with the evaluation data.") var directory: String
@@ -62,7 +63,7 @@ enum EvaluationTables {
             lines += ["", "Mean bad-2: Mattebox \(f(ours)), SGBM \(f(reference)) (\(f(100 * (1 - ours / max(reference, 1e-9)), 1))% lower); time per megapixel \(f(time))x SGBM's", ""]
         }
         if !faces.isEmpty {
-            lines += ["Faces (FASSEG frontal02; F1 and IoU at matte ≥ 0.5)", "",
+            lines += ["Faces (FASSEG frontal02; F1 and IoU at matte ≥ 0.5; hair includes eyebrows, as FASSEG labels it)", "",
                       "| face | found | skin F1 | hair F1 | head IoU | head boundary IoU | soft hair edge | teeth matte (closed mouth) | portrait s | semantic s |",
                       "|---|---|---|---|---|---|---|---|---|---|"]
             for row in faces {
