@@ -41,7 +41,7 @@ cv::Mat keepComponentAt(const cv::Mat &mask, cv::Point seed) {
 
 } // namespace
 
-cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, int effort) {
+cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, const BorderBackground &wall, int effort) {
     const double fx = face.x, fy = face.y, fw = face.width, fh = face.height;
     const cv::Point2d centre(fx + fw / 2, fy + fh / 2);
     cv::Mat mask(colour.size(), CV_8U, cv::Scalar(cv::GC_BGD));
@@ -73,7 +73,6 @@ cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, int effort) {
     mask(cv::Rect(0, 0, corner, corner)).setTo(cv::GC_BGD);
     mask(cv::Rect(colour.cols - corner, 0, corner, corner)).setTo(cv::GC_BGD);
     // Background the photo's edges show, and its colour reaching in from there.
-    BorderBackground wall = borderBackground(toLab(colour), face);
     mask.setTo(cv::GC_PR_BGD, wall.likely);
     mask.setTo(cv::GC_BGD, wall.seeds);
     // Definitely the person: the middle of the face.
@@ -101,7 +100,8 @@ extern "C" int mbx_cv_portrait_matte(const mbx_cv_image *image, const mbx_cv_mat
         if (!image || !options || !matte) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         cv::Rect working = frame.toWorking(face);
-        cv::Mat person = mbx::personMask(frame.colour, working, options->effort);
+        cv::Mat person = mbx::personMask(frame.colour, working, mbx::borderBackground(mbx::toLab(frame.colour), working),
+                                         options->effort);
         int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 150);
         mbx::writePlane(mbx::softEdges(frame.colour, person, radius), frame.orientation, *matte);
     });

@@ -36,8 +36,9 @@ struct BorderBackground {
 };
 BorderBackground borderBackground(const cv::Mat &lab, const cv::Rect &face);
 
-/// The person around the face as a hard 0/255 mask (GrabCut seeded from the face).
-cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, int effort);
+/// The person around the face as a hard 0/255 mask (GrabCut seeded from the
+/// face, with the background the photo's edges show).
+cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, const BorderBackground &wall, int effort);
 
 /// Softens a hard mask along the image's edges (guided filter), 0...255.
 cv::Mat softEdges(const cv::Mat &colour, const cv::Mat &mask, int radius);

@@ -243,22 +243,24 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
         if (!image || !options || !planes) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         cv::Rect working = frame.toWorking(face);
+        cv::Mat lab = mbx::toLab(frame.colour);
+        // The wall at the photo's edges: held out of the person (when it is
+        // worked out here) and of the hair.
+        mbx::BorderBackground wall = mbx::borderBackground(lab, working);
         cv::Mat personHard;
         if (person) {
             cv::Mat given = mbx::upright(mbx::toGrey8(*person, "portrait matte"), frame.orientation), resized;
             cv::resize(given, resized, frame.colour.size(), 0, 0, cv::INTER_LINEAR);
             personHard = resized > 127;
         } else {
-            personHard = mbx::personMask(frame.colour, working, options->effort);
+            personHard = mbx::personMask(frame.colour, working, wall, options->effort);
         }
-        cv::Mat lab = mbx::toLab(frame.colour);
         int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 200);
         cv::Mat likelihood = mbx::skinLikelihood(lab, working);
         cv::Mat skin = mbx::skinMask(likelihood, personHard, working);
         // Hair is worked out for the skin matte too: fair hair the skin
         // colour model took is not skin.
-        cv::Mat background = mbx::borderBackground(lab, working).likely;
-        cv::Mat hair = mbx::hairMask(frame.colour, lab, personHard, skin, background, working, options->effort);
+        cv::Mat hair = mbx::hairMask(frame.colour, lab, personHard, skin, wall.likely, working, options->effort);
         skin &= ~hair;
         if (planes->skin.data) mbx::writePlane(mbx::softEdges(frame.colour, skin, radius), frame.orientation, planes->skin);
         if (planes->hair.data) {
