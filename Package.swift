@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"4.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The plugin ABI: one C header shared by the host and every plugin.
@@ -45,38 +46,50 @@ let package = Package(
         // libv4l2 and libv4lconvert behind non-variadic C functions and constants.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
 
-        .target(name: "MatteboxCore"),
-        .target(name: "MatteboxHEIF", dependencies: ["MatteboxCore", "CHeif", "CHeifShim"]),
-        .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxHEIF", "CVipsShim"]),
+        // Leaves: what every process needs (errors, logging, files, child processes),
+        // and the orientation math host and plugins share without linking each other.
+        .target(name: "MatteboxRuntime", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "MatteboxGeometry"),
+        // The machine around the work: thermal zones, cooling devices, CPU pressure.
+        .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
+        // The model: Photo, images, roles, EXIF, metadata.
+        .target(name: "MatteboxCore", dependencies: ["MatteboxRuntime", "MatteboxGeometry"]),
+        .target(name: "MatteboxHEIF", dependencies: ["MatteboxCore", "MatteboxRuntime", "CHeif", "CHeifShim"]),
+        .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxHEIF", "CVipsShim"]),
         .target(
             name: "MatteboxPluginHost",
-            dependencies: ["MatteboxCore", "MatteboxImageIO", "CMatteboxPluginABI"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "CMatteboxPluginABI"]),
         .target(
             name: "MatteboxPipeline",
             dependencies: [
-                "MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "Yams",
+                "MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "Yams",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI"]),
-        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "CVision"]),
-        // Cameras and the machine around them: thermal and CPU pressure.
+        .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
+        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVision"]),
+        // Sources of photos: cameras (V4L2 real, emulated, replay) and the capture session.
         .target(
             name: "MatteboxCapture",
-            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost", "CV4L2", "Yams"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "CV4L2", "Yams"]),
+        // Composition: a capture session's photos through the pipeline runner to the writer.
+        .target(
+            name: "MatteboxCaptureService",
+            dependencies: ["MatteboxCapture", "MatteboxPipeline", "MatteboxPressure", "MatteboxCore", "MatteboxRuntime"]),
         .target(
             name: "MatteboxEvaluation",
-            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
         .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVision"]),
         .executableTarget(
             name: "mattebox",
             dependencies: [
-                "MatteboxCore", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPipeline",
-                "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
+                "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF",
+                "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
+                "MatteboxCaptureService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Orientation"),
-        .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK", "MatteboxCore"], path: "Plugins/Mirroring"),
+        .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Orientation"),
+        .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Mirroring"),
         .target(name: "MatteboxHEIFPackaging", dependencies: ["MatteboxPluginSDK"], path: "Plugins/HEIF"),
         .target(name: "MatteboxDepth", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/Depth"),
         .target(
@@ -92,8 +105,11 @@ let package = Package(
 
         .target(
             name: "MatteboxTestSupport",
-            dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline"],
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline"],
             path: "Tests/MatteboxTestSupport"),
+        .testTarget(name: "MatteboxRuntimeTests", dependencies: ["MatteboxRuntime", "MatteboxTestSupport"]),
+        .testTarget(name: "MatteboxGeometryTests", dependencies: ["MatteboxGeometry"]),
+        .testTarget(name: "MatteboxPressureTests", dependencies: ["MatteboxPressure", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxHEIFTests",
@@ -118,7 +134,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "MatteboxCaptureTests",
-            dependencies: ["MatteboxCapture", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxTestSupport", "CV4L2"]),
+            dependencies: [
+                "MatteboxCapture", "MatteboxCaptureService", "MatteboxPressure", "MatteboxRuntime", "MatteboxImageIO",
+                "MatteboxPipeline", "MatteboxPluginHost", "MatteboxTestSupport", "CV4L2",
+            ]),
         .testTarget(name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

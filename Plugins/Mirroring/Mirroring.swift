@@ -1,4 +1,3 @@
-import MatteboxCore
 import MatteboxPluginSDK
 
 /// The front-camera mirroring policy. As on iOS the preview is mirrored but the

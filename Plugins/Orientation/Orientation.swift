@@ -1,4 +1,3 @@
-import MatteboxCore
 import MatteboxPluginSDK
 
 /// Normalises the eight EXIF orientations: rotates and mirrors the pixels of

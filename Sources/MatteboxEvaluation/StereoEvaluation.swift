@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxRuntime
 import MatteboxVision
 
 /// Scores Mattebox's stereo matching against the plain SGBM reference on

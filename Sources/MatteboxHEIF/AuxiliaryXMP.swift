@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// The XMP packets iPhones attach to auxiliary images: Apple's pixel data info
 /// (`apdi`) and depth data for depth and disparity, the matte version tags for

@@ -1,4 +1,5 @@
 import MatteboxCore
+import MatteboxRuntime
 
 /// Why a HEIF file could not be read or written. Converted to `MatteboxError`
 /// (with the file name) where it leaves the module.

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Reads a HEIF file into a Photo: the primary image as stored (a single image
 /// or a grid), its orientation from `irot`/`imir`, EXIF, XMP, ICC profile, and

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// How a photo is written as HEIF.
 public struct HEIFWriteOptions: Sendable, Equatable {

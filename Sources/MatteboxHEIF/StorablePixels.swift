@@ -1,4 +1,5 @@
 import MatteboxCore
+import MatteboxRuntime
 
 /// Turns an auxiliary image into what HEIF stores: 8-bit grey for depth,
 /// disparity and mattes (as iPhones do), 1 or 3 channels of 8 or 16 bits for

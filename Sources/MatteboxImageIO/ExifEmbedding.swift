@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Puts an EXIF block into an encoded JPEG (an APP1 segment) or PNG (an eXIf
 /// chunk), replacing any EXIF already there; with no block, removes it. Mattebox writes EXIF itself so the

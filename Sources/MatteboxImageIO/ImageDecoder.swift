@@ -2,6 +2,7 @@ import CVipsShim
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxRuntime
 
 /// Reads photos from files into a Photo: pixels as stored, not auto-rotated,
 /// with EXIF, XMP and ICC profile carried along. HEIF files go to the HEIF

@@ -2,6 +2,7 @@ import CVipsShim
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxRuntime
 
 /// The file formats Mattebox writes photos as. Only HEIF keeps auxiliary
 /// images inside the file; JPEG and PNG carry the primary alone.

@@ -1,5 +1,6 @@
 import CVipsShim
 import MatteboxCore
+import MatteboxRuntime
 
 /// A rotation or mirror of a whole image. Raw values match `mbx_transform`.
 public enum GeometryTransform: Int, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Float images (depth in metres, disparity in pixels or 1/m) as 16-bit grey
 /// PNGs any tool can read: each sample is value × scale, clamped to

@@ -1,6 +1,7 @@
 import CVipsShim
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// The bridge between libvips' memory and Mattebox images: starting the library,
 /// turning its buffers into PixelImages without copying, and its messages into

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 import Yams
 
 /// A pipeline as written in its YAML file: stages in order, each naming a

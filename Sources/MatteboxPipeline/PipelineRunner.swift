@@ -1,18 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxPluginHost
-
-/// What one stage did to one photo, with how long it took.
-public struct StageReport: Sendable, Codable, Equatable {
-    public enum Status: String, Sendable, Codable {
-        case ok, skipped, failed
-    }
-
-    public var plugin: String
-    public var status: Status
-    public var seconds: Double
-    public var message: String?
-}
+import MatteboxRuntime
 
 /// A photo that a required stage failed, with what the stages did up to then.
 public struct StageFailure: Error, CustomStringConvertible, Sendable {

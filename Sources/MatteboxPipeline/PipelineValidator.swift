@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxPluginHost
+import MatteboxRuntime
 
 /// A stage whose plugin exists and whose parameters are typed and in range.
 public struct ValidatedStage: Sendable {

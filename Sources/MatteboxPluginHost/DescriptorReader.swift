@@ -1,6 +1,7 @@
 import CMatteboxPluginABI
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Turns a descriptor a plugin returned into a PluginDescription, checking the
 /// ABI version first and every pointer and string after, so a broken plugin is

@@ -2,6 +2,7 @@ import CMatteboxPluginABI
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxRuntime
 
 /// The `mbx_host_api` table every plugin receives: logging, errors, parameters,
 /// images by role, photo-wide geometry and metadata, implemented over the Photo

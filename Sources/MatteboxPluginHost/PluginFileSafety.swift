@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Refuses plugin files anyone but their owner could have replaced: a file or
 /// folder writable by group or others, owned by someone other than root or the

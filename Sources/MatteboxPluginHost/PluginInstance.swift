@@ -1,6 +1,7 @@
 import CMatteboxPluginABI
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// A plugin instance made from validated parameters: the host's handle on
 /// create/process/destroy. A failing call becomes a MatteboxError that names

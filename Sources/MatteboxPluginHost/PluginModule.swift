@@ -1,6 +1,7 @@
 import CMatteboxPluginABI
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// A plugin shared object loaded into this process. Modules are never unloaded:
 /// Swift code cannot be safely dlclose'd, and descriptors must stay valid.

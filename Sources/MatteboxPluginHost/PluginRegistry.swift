@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 import Synchronization
 
 /// The plugins found on the search path: which file provides each id, which
@@ -64,4 +65,18 @@ public struct PluginRegistry: Sendable {
             }
         }
     }
+}
+
+extension PluginRegistry {
+    /// The plugins this executable sees: the standard search path around it,
+    /// each file scanned out of process by this executable. Every command and
+    /// every batch worker discovers plugins this one way.
+    public static func discoverForThisExecutable() -> PluginRegistry {
+        discover(searchPath: .forThisExecutable, scanner: .using(executable: HostExecutable.path))
+    }
+}
+
+extension PluginSearchPath {
+    /// The standard search path around the running executable.
+    public static var forThisExecutable: PluginSearchPath { .standard(executable: HostExecutable.path) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// What scanning one plugin file found: its processors, or why it was refused.
 public struct PluginScanResult: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Disparity maps on disk in the formats stereo people use: PFM (float32,
 /// Middlebury's format); 16-bit PNGs with their scale are `ScaledPNG`'s.

@@ -1,6 +1,7 @@
 import CVision
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Calibrates a stereo camera from chessboard pairs (`mattebox calibrate`)
 /// and writes the file the Depth plugin and `mattebox depth` rectify with.

@@ -1,5 +1,6 @@
 import CVision
 import MatteboxCore
+import MatteboxRuntime
 
 extension PixelImage {
     /// This image as the vision library's borrowed view, valid while the image lives.

@@ -1,6 +1,7 @@
 import Foundation
-import MatteboxCapture
 import MatteboxCore
+import MatteboxPressure
+import MatteboxRuntime
 import Synchronization
 
 /// Lowers a batch's concurrency under thermal pressure (the monitor the

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxPipeline
+import MatteboxRuntime
 
 /// What `mattebox process` shows while a batch runs: a progress bar redrawn on
 /// standard error when it is a terminal (done, failed, rate, ETA), and a plain

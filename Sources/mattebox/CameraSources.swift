@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MatteboxCapture
 import MatteboxCore
+import MatteboxRuntime
 
 /// The cameras `devices` lists and `capture` uses: V4L2 cameras found on this
 /// machine, plus replay cameras from the cameras config (`--cameras`,
@@ -22,7 +23,7 @@ struct CameraSources: ParsableArguments {
 
     /// Samples/cameras.yaml of the checkout this executable was built in (.build/CONFIG/mattebox).
     static var bundledConfig: URL? {
-        let executable = URL(fileURLWithPath: HostEnvironment.executablePath).resolvingSymlinksInPath()
+        let executable = URL(fileURLWithPath: HostExecutable.path).resolvingSymlinksInPath()
         var folder = executable.deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = folder.appendingPathComponent("Samples/cameras.yaml")

@@ -1,9 +1,13 @@
 import ArgumentParser
 import Foundation
 import MatteboxCapture
+import MatteboxCaptureService
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
+import MatteboxPluginHost
+import MatteboxPressure
+import MatteboxRuntime
 
 /// `mattebox capture`: takes photos from a camera (or a replay camera when
 /// there is none), runs each through the pipeline and writes it, while a
@@ -78,9 +82,10 @@ struct CaptureCommand: ParsableCommand {
         let camera = try chooseCamera(cameras)
         let directory = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let session = try CaptureSession(
-            cameras: cameras, camera: camera, output: CaptureOutput(runner: try makeRunner(), writer: PhotoWriter(
-                directory: directory, format: OutputFormat(rawValue: format)!)),
+        let session = try CaptureService.makeSession(
+            cameras: cameras, camera: camera, pipeline: try PipelineSource.load(pipeline),
+            registry: PluginRegistry.discoverForThisExecutable(),
+            writer: PhotoWriter(directory: directory, format: OutputFormat(rawValue: format)!),
             pressureMonitor: PressureMonitor())
         let report = try runBlocking { try await shoot(session, camera: camera) }
         if json { return try JSONOutput.print(report) }
@@ -109,19 +114,6 @@ struct CaptureCommand: ParsableCommand {
         }
         if let problem = chosen.problem { throw MatteboxError(problem) }
         return chosen
-    }
-
-    private func makeRunner() throws -> PipelineRunner {
-        let text = try pipeline.map { path in
-            do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw MatteboxError("\(path): cannot read the pipeline: \(error.localizedDescription)")
-            }
-        } ?? BatchPipeline.defaultText
-        let registry = HostEnvironment.discoverPlugins()
-        let validated = try BatchPipeline.validate(
-            text: text, path: pipeline ?? BatchPipeline.defaultPath, options: BatchOptions(outputDirectory: URL(fileURLWithPath: output)),
-            registry: registry)
-        return try PipelineRunner(pipeline: validated, registry: registry)
     }
 
     private func shoot(_ session: CaptureSession, camera: CameraDevice) async throws -> Report {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxRuntime
 import MatteboxVision
 
 /// `mattebox depth`: disparity of a stereo pair, as a file stereo tools read.

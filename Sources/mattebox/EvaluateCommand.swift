@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatteboxEvaluation
+import MatteboxPluginHost
 import MatteboxVision
 
 /// `mattebox evaluate`: measures depth and matte quality on labelled data
@@ -23,7 +24,7 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         let root = URL(fileURLWithPath: directory)
         let stereo = try StereoEvaluation.run(directory: root.appendingPathComponent("stereo/middlebury_v2"))
-        let faces = try FaceEvaluation(registry: HostEnvironment.discoverPlugins())
+        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable())
         let fassegFolder = root.appendingPathComponent("faceparsing/fasseg_frontal02")
         let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")

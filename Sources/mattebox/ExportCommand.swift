@@ -3,6 +3,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxRuntime
 
 /// `mattebox export`: packages a photo and its depth and mattes into one HEIF.
 struct ExportCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxRuntime
 
 /// `mattebox inspect`: what a HEIF file holds, read from its boxes, and on
 /// request a contact sheet to see whether its depth and mattes line up.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MatteboxCore
+import MatteboxRuntime
 
 /// The `mattebox` command: process photos through plugin pipelines and manage
 /// the plugins they use.

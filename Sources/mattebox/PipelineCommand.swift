@@ -18,7 +18,7 @@ struct PipelineCommand: ParsableCommand {
         var providedRoles: [String] = []
 
         func run() throws {
-            let registry = HostEnvironment.discoverPlugins()
+            let registry = PluginRegistry.discoverForThisExecutable()
             let validated = try PipelineValidator.validate(
                 try PipelineFile.load(file), registry: registry, providedRoles: Set(providedRoles.map { ImageRole($0) }))
             print("\(file): \(validated.stages.count) stage(s), valid")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MatteboxCore
 import MatteboxPluginHost
+import MatteboxRuntime
 
 /// `mattebox plugins`: what is installed, what each plugin takes, and the
 /// scanner child that reads a plugin file without risking the caller.
@@ -17,9 +18,9 @@ struct PluginsCommand: ParsableCommand {
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
-            let searchPath = HostEnvironment.searchPath
+            let searchPath = PluginSearchPath.forThisExecutable
             let registry = PluginRegistry.discover(
-                searchPath: searchPath, scanner: .using(executable: HostEnvironment.executablePath))
+                searchPath: searchPath, scanner: .using(executable: HostExecutable.path))
             if json {
                 try JSONOutput.print(ListReport(registry))
                 return
@@ -48,7 +49,7 @@ struct PluginsCommand: ParsableCommand {
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
-            let registry = HostEnvironment.discoverPlugins()
+            let registry = PluginRegistry.discoverForThisExecutable()
             guard let entry = registry.plugin(id) else {
                 let known = registry.available.map(\.description.id).joined(separator: ", ")
                 throw ValidationError("no plugin \(id) on the search path (found: \(known.isEmpty ? "none" : known))")

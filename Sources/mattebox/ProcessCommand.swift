@@ -1,7 +1,7 @@
 import ArgumentParser
+import MatteboxRuntime
 import Synchronization
 import Foundation
-import MatteboxCapture
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
@@ -64,19 +64,17 @@ struct ProcessCommand: ParsableCommand {
         }
         let inputs = selectedShard.map { shard in all.filter(shard.includes) } ?? all
 
-        let registry = HostEnvironment.discoverPlugins()
-        let pipelinePath = pipeline ?? BatchPipeline.defaultPath
-        let pipelineText = try pipeline.map { try PipelineFile.load($0).contents } ?? BatchPipeline.defaultText
-        let validated = try BatchPipeline.validate(
-            text: pipelineText, path: pipelinePath, options: options, registry: registry)
+        let registry = PluginRegistry.discoverForThisExecutable()
+        let source = try PipelineSource.load(pipeline)
+        let validated = try source.validate(registry: registry, providedRoles: Set(options.auxiliaryInputs.keys))
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
         let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard)
         let (queue, skipped) = resume ? alreadyDone(inputs, manifest: manifest, fingerprint: fingerprint) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var scheduler = BatchScheduler(
-            workerCommand: [HostEnvironment.executablePath, "worker"],
-            setup: WorkerSetup(pipelineText: pipelineText, pipelinePath: pipelinePath, options: options),
+            workerCommand: [HostExecutable.path, "worker"],
+            setup: WorkerSetup(pipeline: source, options: options),
             jobs: workers, photoTimeout: timeout)
         let pressure = BatchPressure(jobs: workers)
         scheduler.concurrencyLimit = pressure.concurrency
@@ -96,7 +94,7 @@ struct ProcessCommand: ParsableCommand {
         let outcomes = inputs.compactMap { skipped[$0.stem] ?? byPath[$0.url.path] }
         let failed = outcomes.filter { $0.status == .failed }.count
         let summary = BatchReport(
-            mattebox: MatteboxVersion.current, pipeline: pipelinePath, pipelineSHA256: fingerprint, jobs: workers,
+            mattebox: MatteboxVersion.current, pipeline: source.path, pipelineSHA256: fingerprint, jobs: workers,
             peakConcurrency: run.peakConcurrency, highestPressure: pressure.highest.description,
             shard: selectedShard?.description, wallSeconds: clock.secondsSince, total: outcomes.count,
             succeeded: outcomes.filter { $0.status == .ok }.count, failed: failed, skipped: skipped.count,

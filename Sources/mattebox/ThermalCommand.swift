@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import MatteboxCapture
+import MatteboxPressure
 
 /// `mattebox thermal`: the system pressure level the capture session and
 /// batch processing act on, with the thermal zones, cooling devices and CPU

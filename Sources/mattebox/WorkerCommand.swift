@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import MatteboxPipeline
 
 /// `mattebox worker`: the process `mattebox process` runs plugins in. Not for
@@ -9,12 +8,7 @@ struct WorkerCommand: ParsableCommand {
         commandName: "worker", abstract: "Run photos for `mattebox process` (internal).", shouldDisplay: false)
 
     func run() throws {
-        let status = BatchWorker.serve { setup in
-            let registry = HostEnvironment.discoverPlugins()
-            let pipeline = try BatchPipeline.validate(
-                text: setup.pipelineText, path: setup.pipelinePath, options: setup.options, registry: registry)
-            return BatchProcessor(runner: try PipelineRunner(pipeline: pipeline, registry: registry), options: setup.options)
-        }
+        let status = BatchWorker.serve()
         if status != 0 { throw ExitCode(status) }
     }
 }

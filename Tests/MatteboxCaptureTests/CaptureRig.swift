@@ -1,8 +1,10 @@
 import Foundation
 import MatteboxCapture
+import MatteboxCaptureService
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
+import MatteboxPressure
 import MatteboxTestSupport
 
 /// Two emulated cameras behind a sysfs tree made by the test, as a laptop
@@ -41,10 +43,9 @@ struct CaptureRig {
         pipeline: String? = "stages:\n  - plugin: org.mattebox.orientation\n", camera: CameraDevice? = nil,
         monitor: PressureMonitor? = nil, policy: CaptureSession.PressurePolicy = .init(), format: OutputFormat = .png
     ) throws -> CaptureSession {
-        let runner = try pipeline.map { try BuiltPlugins.runner($0) }
-        return try CaptureSession(
-            cameras: cameras, camera: camera,
-            output: CaptureOutput(runner: runner, writer: PhotoWriter(directory: output, format: format)),
+        try CaptureService.makeSession(
+            cameras: cameras, camera: camera, pipeline: pipeline.map { PipelineSource(text: $0, path: "test.yaml") },
+            registry: BuiltPlugins.registry, writer: PhotoWriter(directory: output, format: format),
             pressureMonitor: monitor, pressurePolicy: policy)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import MatteboxCapture
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxRuntime
 import MatteboxTestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import MatteboxCapture
 import MatteboxCore
+import MatteboxPressure
+import MatteboxRuntime
 import MatteboxTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxPluginHost
+import MatteboxRuntime
 import MatteboxTestSupport
 import Testing
 

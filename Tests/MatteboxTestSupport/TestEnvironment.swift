@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Paths and helpers the tests share: the package root, the folder where
 /// `swift build` put the mattebox command and the plugins, scratch folders,

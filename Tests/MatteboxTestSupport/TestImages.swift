@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxRuntime
 
 /// Images made by the tests themselves: an asymmetric pattern (so every flip
 /// and rotation is visible), and photos written with a chosen EXIF orientation.

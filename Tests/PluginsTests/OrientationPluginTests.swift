@@ -3,6 +3,7 @@ import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
 import MatteboxPluginHost
+import MatteboxRuntime
 import MatteboxTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import CV4L2
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Finds V4L2 cameras the way udev and libcamera do: capture nodes under
 /// /sys/class/video4linux (metadata nodes skipped by QUERYCAP), their formats,
@@ -21,7 +22,7 @@ public struct CameraDiscovery: Sendable {
 
     /// The root from MATTEBOX_SYSTEM_ROOT when set (tests and demos), else `/`.
     public static func fromEnvironment(io: VideoDeviceIO = LibV4L2IO()) -> CameraDiscovery {
-        CameraDiscovery(root: systemRootFromEnvironment, io: io)
+        CameraDiscovery(root: SystemRoot.fromEnvironment, io: io)
     }
 
     public func cameras() -> [CameraDevice] {

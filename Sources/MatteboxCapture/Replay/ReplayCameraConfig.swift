@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 import Yams
 
 /// The cameras config file: replay cameras (image files or folders played as

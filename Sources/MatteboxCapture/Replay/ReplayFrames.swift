@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxRuntime
 
 /// Still pictures played as a camera's frames, the way libcamera's virtual
 /// cameras play JPEG files: each picture is shown upright, cropped to the

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxPressure
 
 /// Why a session stopped delivering frames without being asked to
 /// (AVCaptureSession.InterruptionReason on Linux).

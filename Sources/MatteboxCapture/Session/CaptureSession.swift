@@ -1,5 +1,7 @@
 import Foundation
 import MatteboxCore
+import MatteboxPressure
+import MatteboxRuntime
 
 /// A camera session in the manner of AVCam's CaptureService: an actor, so
 /// device configuration and capture never run on the caller's thread. It
@@ -55,7 +57,7 @@ public actor CaptureSession {
     private var loop: StreamLoop?
     private let ring: FrameRing
     private let preview = PreviewFanout()
-    private let output: CaptureOutput
+    private let delivery: any PhotoDelivery
     private let maxPhotosInFlight: Int
     private var photosInFlight = 0
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
@@ -68,7 +70,7 @@ public actor CaptureSession {
     private var busyCapturing = false
 
     public init(
-        cameras: [CameraDevice], camera: CameraDevice? = nil, output: CaptureOutput, pressureMonitor: PressureMonitor? = nil,
+        cameras: [CameraDevice], camera: CameraDevice? = nil, delivery: any PhotoDelivery, pressureMonitor: PressureMonitor? = nil,
         pressurePolicy: PressurePolicy = PressurePolicy(), maxPhotosInFlight: Int = 3, ringCapacity: Int = 6
     ) throws {
         guard let chosen = camera ?? cameras.defaultCamera else {
@@ -76,7 +78,7 @@ public actor CaptureSession {
         }
         self.cameras = cameras
         configuration = Configuration(camera: chosen)
-        self.output = output
+        self.delivery = delivery
         monitor = pressureMonitor
         policy = pressurePolicy
         self.maxPhotosInFlight = max(1, maxPhotosInFlight)
@@ -335,8 +337,8 @@ public actor CaptureSession {
     // MARK: Photos
 
     /// Takes a photo: the frame at the shutter press (zero shutter lag), or for
-    /// `quality` a still at the camera's largest size; then the pipeline and
-    /// the file. Waits while `maxPhotosInFlight` photos are being processed.
+    /// `quality` a still at the camera's largest size; then the delivery (pipeline and
+    /// file). Waits while `maxPhotosInFlight` photos are being processed.
     public func capturePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> CaptureResult {
         while photosInFlight >= maxPhotosInFlight {
             await withCheckedContinuation { slotWaiters.append($0) }
@@ -364,7 +366,7 @@ public actor CaptureSession {
         if skips.reason.isEmpty { skips.reason = "not requested in the photo settings" }
         let job = PhotoJob(
             frame: chosen.frame, converter: chosen.converter, camera: configuration.camera, settings: settings,
-            quality: quality, pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason, output: output)
+            quality: quality, pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason, delivery: delivery)
         let sink = eventSink
         do {
             let result = try await Task.detached {

@@ -1,6 +1,7 @@
 import CV4L2
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// Turns camera frames (MJPEG, YUYV, whatever libv4lconvert knows) into RGB
 /// images with libv4lconvert, which asks the device about its formats through

@@ -2,6 +2,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxRuntime
 
 /// How `mattebox process` writes what the pipeline produced.
 public struct BatchOptions: Sendable, Codable {

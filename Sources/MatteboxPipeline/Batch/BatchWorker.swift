@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// The worker side of a batch (`mattebox worker`, started by `mattebox
 /// process`): reads a setup line, then one photo per line from standard input,
@@ -8,7 +9,7 @@ import MatteboxCore
 /// a private copy of standard output; anything else printed to standard output
 /// (by a chatty plugin) is sent to standard error instead.
 public enum BatchWorker {
-    public static func serve(makeProcessor: (WorkerSetup) throws -> BatchProcessor) -> Int32 {
+    public static func serve() -> Int32 {
         let channel = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         exitWhenParentDies()
@@ -19,7 +20,7 @@ public enum BatchWorker {
         }
         let processor: BatchProcessor
         do {
-            processor = try makeProcessor(setup)
+            processor = try setup.makeProcessor()
         } catch {
             reply(WorkerReply(setupError: "\(error)"), on: channel)
             return 1

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// SHA-256 digests as lowercase hex: what `--resume` compares to tell whether an
 /// input's content or the pipeline changed since its output was written.

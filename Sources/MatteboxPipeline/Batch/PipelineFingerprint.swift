@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// A digest of everything that decides a batch's outputs besides the input
 /// itself: the Mattebox version, the pipeline file's text, each stage's plugin

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// The record `--resume` trusts: one JSON line per finished photo in the output
 /// folder, saying which input content and which pipeline made which outputs.

@@ -1,18 +1,25 @@
 import Foundation
 import MatteboxCore
+import MatteboxPluginHost
 
 /// What a batch worker process needs to set itself up; the first line the
 /// parent sends it. The worker validates the pipeline itself and loads the
 /// plugins, so nothing but this text crosses the process boundary.
 public struct WorkerSetup: Codable, Sendable {
-    public var pipelineText: String
-    public var pipelinePath: String
+    public var pipeline: PipelineSource
     public var options: BatchOptions
 
-    public init(pipelineText: String, pipelinePath: String, options: BatchOptions) {
-        self.pipelineText = pipelineText
-        self.pipelinePath = pipelinePath
+    public init(pipeline: PipelineSource, options: BatchOptions) {
+        self.pipeline = pipeline
         self.options = options
+    }
+
+    /// What the worker runs: the plugins this executable sees, the pipeline
+    /// validated against them, and a processor writing as the options say.
+    func makeProcessor() throws -> BatchProcessor {
+        let registry = PluginRegistry.discoverForThisExecutable()
+        let validated = try pipeline.validate(registry: registry, providedRoles: Set(options.auxiliaryInputs.keys))
+        return BatchProcessor(runner: try PipelineRunner(pipeline: validated, registry: registry), options: options)
     }
 }
 

@@ -37,53 +37,23 @@ public final class LineChannelProcess: @unchecked Sendable {
     }
 
     public let pid: pid_t
-    private static let spawnLock = NSLock()
+    private let child: SpawnedChild
     private let toChild: Int32
     private let fromChild: Int32
     private var pending: [UInt8] = []
     private var ended: Failure?
     private var inputOpen = true
 
-    /// Starts `arguments[0]` with `arguments`; standard error is inherited.
+    /// Starts `arguments[0]` with `arguments` (through `SpawnedChild`); standard error is inherited.
     public init(arguments: [String], environment: [String: String] = [:]) throws(Failure) {
-        // A write to a worker that just died must be an error, not a SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        // Pipes are made and the child spawned under one lock, so no other
-        // worker started at the same moment inherits these pipe ends (which
-        // would hide this worker's exit from its reader).
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
-        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
-        guard pipe(&input) == 0 else { throw .failedToStart(String(cString: strerror(errno))) }
-        guard pipe(&output) == 0 else {
-            Foundation.close(input[0]); Foundation.close(input[1])
-            throw .failedToStart(String(cString: strerror(errno)))
+        do {
+            child = try SpawnedChild.spawn(arguments, environment: environment, input: .pipe, output: .pipe, errors: .inherit)
+        } catch {
+            throw .failedToStart(error.message)
         }
-        for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, arguments[0], &actions, nil, argv, envp)
-        Foundation.close(input[0])
-        Foundation.close(output[1])
-        guard status == 0 else {
-            Foundation.close(input[1]); Foundation.close(output[0])
-            throw .failedToStart("\(arguments[0]): \(String(cString: strerror(status)))")
-        }
-        pid = child
-        toChild = input[1]
-        fromChild = output[0]
+        pid = child.pid
+        toChild = child.input!
+        fromChild = child.output!
     }
 
     deinit {
@@ -164,11 +134,9 @@ public final class LineChannelProcess: @unchecked Sendable {
     }
 
     private func reap() -> Failure {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return .exited(-1) }
+        switch child.wait() {
+        case .exited(let code): return .exited(code)
+        case .signalled(let signal): return .signalled(signal)
         }
-        let signal = status & 0x7f
-        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 }

@@ -1,11 +1,5 @@
 import Foundation
-
-/// The root sysfs and procfs are read under: MATTEBOX_SYSTEM_ROOT when set
-/// (a tree made by a test or a demo), else `/`.
-var systemRootFromEnvironment: URL {
-    let path = ProcessInfo.processInfo.environment["MATTEBOX_SYSTEM_ROOT"] ?? ""
-    return URL(fileURLWithPath: path.isEmpty ? "/" : path)
-}
+import MatteboxRuntime
 
 /// Reads the kernel's pressure signals under a root folder (`/` on a real
 /// machine, a tree made by a test otherwise): thermal zones and their trip
@@ -20,7 +14,7 @@ public struct SystemPressureSources: Sendable {
     public init(root: URL = URL(fileURLWithPath: "/")) { self.root = root }
 
     /// The root from MATTEBOX_SYSTEM_ROOT when set (for tests and demos), else `/`.
-    public static var fromEnvironment: SystemPressureSources { SystemPressureSources(root: systemRootFromEnvironment) }
+    public static var fromEnvironment: SystemPressureSources { SystemPressureSources(root: SystemRoot.fromEnvironment) }
 
     public func read() -> [PressureFactor] {
         thermalZones() + coolingDevices() + (includesCPUPressure ? cpuPressure().map { [$0] } ?? [] : [])

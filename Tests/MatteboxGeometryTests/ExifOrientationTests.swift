@@ -1,4 +1,4 @@
-import MatteboxCore
+import MatteboxGeometry
 import Testing
 
 @Suite struct ExifOrientationTests {

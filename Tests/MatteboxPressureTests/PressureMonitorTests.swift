@@ -1,5 +1,6 @@
 import Foundation
-import MatteboxCapture
+
+import MatteboxPressure
 import MatteboxTestSupport
 import Testing
 

@@ -1,0 +1,92 @@
+import Foundation
+import MatteboxCore
+
+/// A photo the session took, as it leaves the source: the Photo (primary from
+/// the chosen frame, orientation from the sensor rotation, the capture
+/// context) and what the session knows of how it was taken. The session hands
+/// it to its `PhotoDelivery`; nothing here has been processed or written.
+public struct CapturedPhoto: Sendable {
+    public var photo: Photo
+    /// The photo settings' unique id.
+    public var id: Int64
+    public var frameSequence: UInt32
+    /// CLOCK_MONOTONIC nanoseconds of the frame and of the shutter press.
+    public var frameTimestamp: UInt64
+    public var pressTime: UInt64
+    /// The quality prioritisation the photo was taken with (capped under pressure).
+    public var quality: QualityPrioritization
+    public var size: FrameSize
+    /// Auxiliary images not to make: not asked for in the photo settings, or
+    /// turned off under system pressure; `skipReason` says which.
+    public var skippedRoles: Set<ImageRole>
+    public var skipReason: String
+    /// The photo settings ask for this front-camera photo to look as the
+    /// preview did (mirrored). The session never flips pixels itself: the
+    /// delivery does it, through the Mirroring plugin, in one place.
+    public var mirroringRequested: Bool
+    /// The camera's path, for messages.
+    public var cameraPath: String
+}
+
+/// Where a session's photos go once taken: the seam between the source and
+/// the rest of the flow (stages and sink). The composition layer
+/// (MatteboxCaptureService) runs the pipeline and the writer behind it; the
+/// session only keeps count of photos in flight and reports the timeline.
+public protocol PhotoDelivery: Sendable {
+    /// Processes and stores one photo, off the session's executor. Calls
+    /// `processed` once the stages are done and before the file is written.
+    func deliver(_ photo: CapturedPhoto, processed: @Sendable () -> Void) throws -> DeliveredPhoto
+}
+
+/// What a delivery made of a photo: its files and what the stages said.
+public struct DeliveredPhoto: Sendable {
+    public var output: URL
+    public var auxiliaryOutputs: [URL]
+    public var stages: [StageReport]
+    public var notes: [String: String]
+    /// Why an expected auxiliary image is absent, by role.
+    public var absenceReasons: [String: String]
+
+    public init(
+        output: URL, auxiliaryOutputs: [URL], stages: [StageReport], notes: [String: String],
+        absenceReasons: [String: String]
+    ) {
+        self.output = output
+        self.auxiliaryOutputs = auxiliaryOutputs
+        self.stages = stages
+        self.notes = notes
+        self.absenceReasons = absenceReasons
+    }
+}
+
+/// A photo the session finished: the file, what each stage did, and the frame it came from.
+public struct CaptureResult: Sendable {
+    public var id: Int64
+    public var output: URL
+    public var auxiliaryOutputs: [URL]
+    public var stages: [StageReport]
+    public var notes: [String: String]
+    public var absenceReasons: [String: String]
+    public var frameSequence: UInt32
+    public var frameTimestamp: UInt64
+    public var pressTime: UInt64
+    public var quality: QualityPrioritization
+    public var size: FrameSize
+    /// Press to file written, in seconds.
+    public var shutterToFileSeconds: Double
+
+    init(_ captured: CapturedPhoto, _ delivered: DeliveredPhoto) {
+        id = captured.id
+        output = delivered.output
+        auxiliaryOutputs = delivered.auxiliaryOutputs
+        stages = delivered.stages
+        notes = delivered.notes
+        absenceReasons = delivered.absenceReasons
+        frameSequence = captured.frameSequence
+        frameTimestamp = captured.frameTimestamp
+        pressTime = captured.pressTime
+        quality = captured.quality
+        size = captured.size
+        shutterToFileSeconds = Double(MonotonicClock.now() &- captured.pressTime) / 1e9
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import MatteboxCapture
+import MatteboxCore
+import MatteboxPipeline
+import MatteboxRuntime
+
+/// Runs each photo a capture session took through the pipeline and writes it
+/// (`capture-<time>-<id>` in the writer's folder). Mirroring a front-camera
+/// photo, when its settings ask for it, is done here by the Mirroring plugin
+/// before the pipeline: the one place a captured photo is mirrored (a
+/// pipeline's own Mirroring stage comes later and has the last word).
+public struct PipelineDelivery: PhotoDelivery {
+    public var runner: PipelineRunner?
+    /// The Mirroring plugin with `policy: mirrored`; nil when it is not installed.
+    public var mirroring: PipelineRunner?
+    public var writer: PhotoWriter
+
+    public init(runner: PipelineRunner?, mirroring: PipelineRunner?, writer: PhotoWriter) {
+        self.runner = runner
+        self.mirroring = mirroring
+        self.writer = writer
+    }
+
+    public func deliver(_ captured: CapturedPhoto, processed: @Sendable () -> Void) throws -> DeliveredPhoto {
+        var photo = captured.photo
+        var stages: [StageReport] = []
+        do {
+            if captured.mirroringRequested {
+                guard let mirroring else {
+                    throw MatteboxError(
+                        "mirroring the front camera needs the org.mattebox.mirroring plugin, which was not found",
+                        hint: "`mattebox plugins list` shows what is installed")
+                }
+                stages += try mirroring.run(&photo)
+            }
+            if let runner {
+                stages += try runner.run(&photo, skippingStagesProviding: captured.skippedRoles, reason: captured.skipReason)
+            }
+        } catch let failure as StageFailure {
+            throw MatteboxError("photo \(captured.id) from \(captured.cameraPath): \(failure.message)")
+        } catch let error as MatteboxError {
+            throw MatteboxError("photo \(captured.id) from \(captured.cameraPath): \(error.description)")
+        }
+        processed()
+        let stem = "capture-\(Self.stamp(photo.metadata.capture.timestamp ?? Date()))-\(captured.id)"
+        let written = try writer.write(photo, stem: stem)
+        return DeliveredPhoto(
+            output: written.output, auxiliaryOutputs: written.auxiliary, stages: stages, notes: photo.metadata.notes,
+            absenceReasons: Dictionary(uniqueKeysWithValues: photo.absenceReasons.map { ($0.key.rawValue, $0.value) }))
+    }
+
+    private static func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        return formatter.string(from: date)
+    }
+}
