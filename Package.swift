@@ -54,7 +54,10 @@ let package = Package(
         .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
         // The model: Photo, images, roles, EXIF, metadata.
         .target(name: "MatteboxCore", dependencies: ["MatteboxRuntime", "MatteboxGeometry"]),
-        .target(name: "MatteboxHEIF", dependencies: ["MatteboxCore", "MatteboxRuntime", "CHeif", "CHeifShim"]),
+        // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
+        // and above it photos with their auxiliary images, HEVC through libheif.
+        .target(name: "MatteboxISOBMFF"),
+        .target(name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "CHeif", "CHeifShim"]),
         .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxHEIF", "CVipsShim"]),
         .target(
             name: "MatteboxPluginHost",
@@ -113,7 +116,7 @@ let package = Package(
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxHEIFTests",
-            dependencies: ["MatteboxHEIF", "MatteboxImageIO", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxHEIF", "MatteboxISOBMFF", "MatteboxImageIO", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxImageIOTests",
             dependencies: ["MatteboxImageIO", "MatteboxTestSupport"]),

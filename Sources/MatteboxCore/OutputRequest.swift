@@ -2,7 +2,7 @@
 /// plugin) sets these through the `output.*` metadata keys, and they override
 /// the command line's defaults for that photo.
 public struct OutputRequest: Sendable, Equatable {
-    /// "jpeg", "png" or "heic".
+    /// A writable container's name ("jpeg", "png", "heic"; see ImageIO's `ImageContainers`).
     public var format: String?
     /// 1...100.
     public var quality: Int?
@@ -13,7 +13,6 @@ public struct OutputRequest: Sendable, Equatable {
 
     public init() {}
 
-    public static let formats = ["jpeg", "png", "heic"]
     /// x265's presets, fastest first.
     public static let encoderPresets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower"]
 }

@@ -1,4 +1,5 @@
 import MatteboxCore
+import MatteboxISOBMFF
 
 /// The HEVC depth representation information SEI (payload type 177) as iPhones
 /// put it in a depth item's `auxC` subtype: a 4-byte total length, a 4-byte NAL

@@ -1,6 +1,7 @@
 import Foundation
 import CHeif
 import MatteboxCore
+import MatteboxISOBMFF
 import MatteboxRuntime
 
 /// What `mattebox inspect` reports about a HEIF file: the primary image, its

@@ -1,4 +1,5 @@
 import MatteboxCore
+import MatteboxISOBMFF
 
 /// HEIF's transform properties (`irot`, `imir`) as the EXIF orientation they
 /// amount to, and back. Readers apply them in association order; iPhones put

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxISOBMFF
 import MatteboxRuntime
 
 /// Reads a HEIF file into a Photo: the primary image as stored (a single image
@@ -11,12 +12,10 @@ import MatteboxRuntime
 /// libheif decodes each image item on its own. The thumbnail is not loaded:
 /// writers make a fresh one from the processed primary.
 public enum HEIFReader {
-    /// True when the file starts like a HEIF image file.
-    public static func isHEIF(at url: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-        defer { try? handle.close() }
-        let prefix = (try? handle.read(upToCount: 256)) ?? Data()
-        return HEIFContainer.looksLikeHEIF([UInt8](prefix))
+    /// True when a file starting with `header` (its first 256 bytes or so)
+    /// is a HEIF image file this reader takes (not AVIF).
+    public static func recognizes(_ header: [UInt8]) -> Bool {
+        HEIFContainer.looksLikeHEIF(header)
     }
 
     public static func readPhoto(at url: URL) throws -> Photo {

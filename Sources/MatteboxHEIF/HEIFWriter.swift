@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxISOBMFF
 import MatteboxRuntime
 
 /// How a photo is written as HEIF.
@@ -110,7 +111,7 @@ public enum HEIFWriter {
         let coded = try HEVCCodec.encode(stored.image, settings: auxSettings).image
         // pixi is written by libheif for colour images; grey ones get theirs here.
         let id = try addImage(coded, hidden: true, to: &builder, transforms: [])
-        if !coded.properties.contains(where: { FourCC.string($0.box[4..<8]) == "pixi" }) {
+        if !coded.properties.contains(where: { BoxType.string($0.box[4..<8]) == "pixi" }) {
             let bits = UInt8(auxSettings.bitDepth)
             let pixi = ByteWriter.fullBox("pixi") { box in
                 box.u8(UInt8(stored.image.channels))

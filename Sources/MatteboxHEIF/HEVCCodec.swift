@@ -1,5 +1,6 @@
 import CHeifShim
 import MatteboxCore
+import MatteboxISOBMFF
 
 /// HEVC coding through libheif, one image at a time. Encoding yields the coded
 /// stream and the properties libheif chose for it (`hvcC`, `ispe`, `colr`,

@@ -1,3 +1,4 @@
+import MatteboxISOBMFF
 /// Copies one image item (an `hvc1`, or a `grid` with its tiles) out of a HEIF
 /// file into a small file of its own, without transforms or auxiliary links,
 /// so libheif decodes exactly that item as stored, whatever else the original

@@ -1,4 +1,5 @@
 import MatteboxCore
+import MatteboxImageIO
 
 /// The metadata keys plugins read and write through the host (`MBX_META_*`),
 /// mapped onto the Photo model. One table, so the C ABI and the Swift side can
@@ -84,10 +85,10 @@ enum MetadataAccess {
             }
             photo.metadata.capture.quality = quality
         case "output.format":
-            guard OutputRequest.formats.contains(value) else {
-                throw .invalid("output.format must be one of \(OutputRequest.formats.joined(separator: ", ")), not \(value)")
+            guard let format = OutputFormat(rawValue: value) else {
+                throw .invalid("output.format must be \(ImageContainers.writableNames), not \(value)")
             }
-            photo.metadata.output.format = value
+            photo.metadata.output.format = format.rawValue
         case "output.encoderPreset":
             guard OutputRequest.encoderPresets.contains(value) else {
                 throw .invalid(

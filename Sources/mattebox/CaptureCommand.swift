@@ -34,7 +34,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Seconds between photos.") var interval: Double = 1
     @Option(help: "Pipeline file (YAML); default: turn photos upright.") var pipeline: String?
     @Option(help: "Quality prioritisation: speed, balanced or quality.") var quality: String = "balanced"
-    @Option(help: "Output format: heic (depth and mattes inside), jpeg or png.") var format: String = "heic"
+    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias; heic keeps depth and mattes inside.") var format: String = "heic"
     @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String
     @Flag(help: "Mirror front camera photos as the preview shows them.") var mirrorFront = false
     @Flag(help: "Print a JSON report instead of text.") var json = false
@@ -71,7 +71,7 @@ struct CaptureCommand: ParsableCommand {
         guard QualityPrioritization(rawValue: quality) != nil else {
             throw ValidationError("--quality takes speed, balanced or quality, not \(quality)")
         }
-        guard OutputFormat(rawValue: format) != nil else { throw ValidationError("--format takes heic, jpeg or png, not \(format)") }
+        guard OutputFormat(rawValue: format) != nil else { throw ValidationError("--format takes \(ImageContainers.writableNames), not \(format)") }
         guard [device != nil, front, back].filter({ $0 }).count <= 1 else {
             throw ValidationError("choose one of --device, --front and --back")
         }

@@ -27,7 +27,7 @@ struct ProcessCommand: ParsableCommand {
     @Argument(help: "Photos, or folders to walk for photos.") var photos: [String]
     @Option(name: .shortAndLong, help: "Folder to write results to (created if missing).") var output: String
     @Option(help: "Pipeline file (YAML) listing the stages.") var pipeline: String?
-    @Option(help: "Output format: jpeg, png or heic (heic keeps depth and mattes in the file).")
+    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); heic keeps depth and mattes in the file.")
     var format: String = "jpeg"
     @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: Int?
     @Option(help: "Camera position for mirroring policies: front, back, external (default: from EXIF).")
@@ -116,7 +116,7 @@ struct ProcessCommand: ParsableCommand {
     private func batchOptions() throws -> BatchOptions {
         var options = BatchOptions(outputDirectory: URL(fileURLWithPath: output).standardizedFileURL)
         guard let outputFormat = OutputFormat(rawValue: format) else {
-            throw ValidationError("--format must be jpeg, png or heic, not \(format)")
+            throw ValidationError("--format must be \(ImageContainers.writableNames), not \(format)")
         }
         guard quality.map({ (1...100).contains($0) }) ?? true else { throw ValidationError("--quality must be 1...100") }
         options.format = outputFormat

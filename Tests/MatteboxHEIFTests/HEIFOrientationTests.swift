@@ -1,4 +1,5 @@
 import MatteboxCore
+import MatteboxISOBMFF
 import Testing
 
 @testable import MatteboxHEIF

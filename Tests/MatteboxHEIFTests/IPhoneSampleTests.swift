@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxISOBMFF
 import MatteboxTestSupport
 import Testing
 

@@ -1,22 +1,20 @@
-import MatteboxCore
-
 /// An item of a HEIF file (`infe` plus its `iloc` entry): an image, a tile,
 /// EXIF, XMP, a grid.
-struct HEIFItem {
-    let id: UInt32
-    let type: String
-    let isHidden: Bool
-    let contentType: String?
+public struct HEIFItem {
+    public let id: UInt32
+    public let type: String
+    public let isHidden: Bool
+    public let contentType: String?
     /// Where the item's bytes are: file ranges, or ranges of `idat`.
-    var extents: [Range<Int>] = []
-    var inItemData = false
+    public var extents: [Range<Int>] = []
+    public var inItemData = false
 }
 
 /// A typed link between items (`iref` child): `auxl`, `cdsc`, `dimg`, `thmb`.
-struct HEIFReference: Equatable {
-    let type: String
-    let from: UInt32
-    let to: [UInt32]
+public struct HEIFReference: Equatable {
+    public let type: String
+    public let from: UInt32
+    public let to: [UInt32]
 }
 
 /// The structure of a HEIF file as its boxes state it: items, properties,
@@ -25,39 +23,39 @@ struct HEIFReference: Equatable {
 ///
 /// Mattebox reads HEIF itself (rather than through libheif's API) so it can
 /// see every auxiliary item, including files libheif 1.15 refuses.
-struct HEIFContainer {
-    let bytes: [UInt8]
-    let majorBrand: String
-    let compatibleBrands: [String]
-    let primaryID: UInt32
-    private(set) var items: [UInt32: HEIFItem] = [:]
+public struct HEIFContainer {
+    public let bytes: [UInt8]
+    public let majorBrand: String
+    public let compatibleBrands: [String]
+    public let primaryID: UInt32
+    public private(set) var items: [UInt32: HEIFItem] = [:]
     /// Item IDs in `iinf` order.
-    private(set) var itemOrder: [UInt32] = []
-    private(set) var properties: [HEIFProperty] = []
+    public private(set) var itemOrder: [UInt32] = []
+    public private(set) var properties: [HEIFProperty] = []
     /// Per item: (index into `properties`, essential), in `ipma` order.
-    private(set) var associations: [UInt32: [(index: Int, essential: Bool)]] = [:]
-    private(set) var references: [HEIFReference] = []
+    public private(set) var associations: [UInt32: [(index: Int, essential: Bool)]] = [:]
+    public private(set) var references: [HEIFReference] = []
     private var itemData: Range<Int>?
 
-    static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
+    public static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
     /// Brands of AV1 image files, which share the container but are left to libvips.
-    static let av1Brands: Set<String> = ["avif", "avis"]
+    public static let av1Brands: Set<String> = ["avif", "avis"]
 
     /// True when the bytes start with an `ftyp` naming a HEIF (HEVC) image brand.
-    static func looksLikeHEIF(_ prefix: [UInt8]) -> Bool {
-        guard prefix.count >= 12, FourCC.string(prefix[4..<8]) == "ftyp" else { return false }
+    public static func looksLikeHEIF(_ prefix: [UInt8]) -> Bool {
+        guard prefix.count >= 12, BoxType.string(prefix[4..<8]) == "ftyp" else { return false }
         let size = min(prefix.count, Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3]))
-        var brands = [FourCC.string(prefix[8..<12])]
+        var brands = [BoxType.string(prefix[8..<12])]
         var offset = 16
         while offset + 4 <= size {
-            brands.append(FourCC.string(prefix[offset..<offset + 4]))
+            brands.append(BoxType.string(prefix[offset..<offset + 4]))
             offset += 4
         }
         let hevc = brands.contains { imageBrands.contains($0) && $0 != "mif1" && $0 != "msf1" }
         return hevc || (brands.contains { imageBrands.contains($0) } && !brands.contains { av1Brands.contains($0) })
     }
 
-    init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws {
         self.bytes = bytes
         let top = try Box.children(of: bytes, in: 0..<bytes.count, parent: "file")
         guard let ftyp = top.first, ftyp.type == "ftyp" else {
@@ -221,7 +219,7 @@ struct HEIFContainer {
     // MARK: Queries
 
     /// The item's bytes, joined from its extents.
-    func data(of id: UInt32) throws -> [UInt8] {
+    public func data(of id: UInt32) throws -> [UInt8] {
         guard let item = items[id] else { throw HEIFError.malformed("item \(id) does not exist") }
         guard !item.extents.isEmpty else { throw HEIFError.malformed("item \(id) (\(item.type)) has no data location") }
         let base = item.inItemData ? itemData!.lowerBound : 0
@@ -232,26 +230,26 @@ struct HEIFContainer {
     }
 
     /// The item's properties with their essential flags, in association order.
-    func properties(of id: UInt32) -> [(property: HEIFProperty, essential: Bool)] {
+    public func properties(of id: UInt32) -> [(property: HEIFProperty, essential: Bool)] {
         (associations[id] ?? []).map { (properties[$0.index], $0.essential) }
     }
 
-    func property(_ type: String, of id: UInt32) -> HEIFProperty? {
+    public func property(_ type: String, of id: UInt32) -> HEIFProperty? {
         properties(of: id).first { $0.property.type == type }?.property
     }
 
     /// Items that point at `target` with a reference of this type ("auxl" → aux items).
-    func items(referencing target: UInt32, by type: String) -> [UInt32] {
+    public func items(referencing target: UInt32, by type: String) -> [UInt32] {
         references.filter { $0.type == type && $0.to.contains(target) }.map(\.from)
     }
 
     /// Items `source` points at with a reference of this type ("dimg" → tiles).
-    func targets(of source: UInt32, by type: String) -> [UInt32] {
+    public func targets(of source: UInt32, by type: String) -> [UInt32] {
         references.filter { $0.type == type && $0.from == source }.flatMap(\.to)
     }
 
     /// The coded size from `ispe` (before rotation).
-    func codedSize(of id: UInt32) -> (width: Int, height: Int)? {
+    public func codedSize(of id: UInt32) -> (width: Int, height: Int)? {
         if case .imageSize(let width, let height)? = property("ispe", of: id)?.value { return (width, height) }
         return nil
     }

@@ -1,7 +1,7 @@
 /// An item property from `ipco`: its whole box (so it can be copied into
 /// another file byte for byte) and what Mattebox reads from it.
-struct HEIFProperty {
-    enum Value: Equatable {
+public struct HEIFProperty {
+    public enum Value: Equatable {
         /// `ispe`: the coded size, before any transform.
         case imageSize(width: Int, height: Int)
         /// `irot`: counter-clockwise quarter turns.
@@ -19,11 +19,11 @@ struct HEIFProperty {
         case other
     }
 
-    let type: String
-    let box: [UInt8]
-    let value: Value
+    public let type: String
+    public let box: [UInt8]
+    public let value: Value
 
-    static func parse(_ box: Box, in bytes: [UInt8]) throws -> HEIFProperty {
+    public static func parse(_ box: Box, in bytes: [UInt8]) throws -> HEIFProperty {
         let whole = Array(bytes[box.range])
         return HEIFProperty(type: box.type, box: whole, value: try parseValue(box, bytes))
     }

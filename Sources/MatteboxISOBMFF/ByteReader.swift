@@ -1,42 +1,40 @@
-import MatteboxCore
-
 /// A bounded big-endian cursor over part of a file. Every read checks the
 /// bounds first, so a hostile size or count ends in a `HEIFError`, never in a
 /// crash or an out-of-range index.
-struct ByteReader {
-    let bytes: [UInt8]
-    private(set) var position: Int
-    let end: Int
+public struct ByteReader {
+    public let bytes: [UInt8]
+    public private(set) var position: Int
+    public let end: Int
 
-    init(_ bytes: [UInt8], range: Range<Int>? = nil) {
+    public init(_ bytes: [UInt8], range: Range<Int>? = nil) {
         self.bytes = bytes
         let range = range ?? 0..<bytes.count
         self.position = range.lowerBound
         self.end = range.upperBound
     }
 
-    var remaining: Int { end - position }
-    var isAtEnd: Bool { position >= end }
+    public var remaining: Int { end - position }
+    public var isAtEnd: Bool { position >= end }
 
-    mutating func need(_ count: Int, _ what: @autoclosure () -> String) throws {
+    public mutating func need(_ count: Int, _ what: @autoclosure () -> String) throws {
         guard count >= 0, count <= remaining else {
             throw HEIFError.malformed("\(what()) needs \(count) bytes at offset \(position), only \(remaining) left")
         }
     }
 
-    mutating func u8(_ what: @autoclosure () -> String = "a byte") throws -> UInt8 {
+    public mutating func u8(_ what: @autoclosure () -> String = "a byte") throws -> UInt8 {
         try need(1, what())
         defer { position += 1 }
         return bytes[position]
     }
 
-    mutating func u16(_ what: @autoclosure () -> String = "a 16-bit field") throws -> UInt16 {
+    public mutating func u16(_ what: @autoclosure () -> String = "a 16-bit field") throws -> UInt16 {
         try need(2, what())
         defer { position += 2 }
         return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
     }
 
-    mutating func u32(_ what: @autoclosure () -> String = "a 32-bit field") throws -> UInt32 {
+    public mutating func u32(_ what: @autoclosure () -> String = "a 32-bit field") throws -> UInt32 {
         try need(4, what())
         var value: UInt32 = 0
         for i in 0..<4 { value = value << 8 | UInt32(bytes[position + i]) }
@@ -44,7 +42,7 @@ struct ByteReader {
         return value
     }
 
-    mutating func u64(_ what: @autoclosure () -> String = "a 64-bit field") throws -> UInt64 {
+    public mutating func u64(_ what: @autoclosure () -> String = "a 64-bit field") throws -> UInt64 {
         try need(8, what())
         var value: UInt64 = 0
         for i in 0..<8 { value = value << 8 | UInt64(bytes[position + i]) }
@@ -53,7 +51,7 @@ struct ByteReader {
     }
 
     /// An unsigned integer of 0, 4 or 8 bytes (iloc's variable-size fields).
-    mutating func uint(size: Int, _ what: @autoclosure () -> String) throws -> Int {
+    public mutating func uint(size: Int, _ what: @autoclosure () -> String) throws -> Int {
         switch size {
         case 0: return 0
         case 4: return Int(try u32(what()))
@@ -65,14 +63,14 @@ struct ByteReader {
         }
     }
 
-    mutating func fourCC(_ what: @autoclosure () -> String = "a four-character code") throws -> String {
+    public mutating func fourCC(_ what: @autoclosure () -> String = "a four-character code") throws -> String {
         try need(4, what())
         defer { position += 4 }
-        return FourCC.string(bytes[position..<position + 4])
+        return BoxType.string(bytes[position..<position + 4])
     }
 
     /// A NUL-terminated UTF-8 string; a missing NUL ends it at the bound.
-    mutating func cString(_ what: @autoclosure () -> String = "a string") throws -> String {
+    public mutating func cString(_ what: @autoclosure () -> String = "a string") throws -> String {
         let start = position
         while position < end, bytes[position] != 0 { position += 1 }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
@@ -80,27 +78,27 @@ struct ByteReader {
         return text
     }
 
-    mutating func skip(_ count: Int, _ what: @autoclosure () -> String = "skipped bytes") throws {
+    public mutating func skip(_ count: Int, _ what: @autoclosure () -> String = "skipped bytes") throws {
         try need(count, what())
         position += count
     }
 
-    mutating func take(_ count: Int, _ what: @autoclosure () -> String = "a payload") throws -> ArraySlice<UInt8> {
+    public mutating func take(_ count: Int, _ what: @autoclosure () -> String = "a payload") throws -> ArraySlice<UInt8> {
         try need(count, what())
         defer { position += count }
         return bytes[position..<position + count]
     }
 
     /// The rest of the range.
-    mutating func rest() -> ArraySlice<UInt8> {
+    public mutating func rest() -> ArraySlice<UInt8> {
         defer { position = end }
         return bytes[position..<end]
     }
 }
 
-/// Four-character codes as Swift strings (non-printable bytes shown as '?').
-enum FourCC {
-    static func string(_ bytes: ArraySlice<UInt8>) -> String {
+/// Box types (four-character codes) as Swift strings (non-printable bytes shown as '?').
+public enum BoxType {
+    public static func string(_ bytes: ArraySlice<UInt8>) -> String {
         String(bytes.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "?" })
     }
 }

@@ -1,24 +1,26 @@
 /// Big-endian bytes and ISOBMFF boxes, appended in order. A box's size is
 /// patched in when its body is done, so nesting reads like the layout.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+public struct ByteWriter {
+    public private(set) var bytes: [UInt8] = []
 
-    var count: Int { bytes.count }
+    public init() {}
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
-    mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
-    mutating func u32(_ value: UInt32) {
+    public var count: Int { bytes.count }
+
+    public mutating func u8(_ value: UInt8) { bytes.append(value) }
+    public mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
+    public mutating func u32(_ value: UInt32) {
         bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
-    mutating func fourCC(_ code: String) {
+    public mutating func fourCC(_ code: String) {
         precondition(code.utf8.count == 4, "four-character code expected, got \(code)")
         bytes += Array(code.utf8)
     }
-    mutating func cString(_ text: String) { bytes += Array(text.utf8) + [0] }
-    mutating func append<S: Sequence>(_ data: S) where S.Element == UInt8 { bytes += data }
+    public mutating func cString(_ text: String) { bytes += Array(text.utf8) + [0] }
+    public mutating func append<S: Sequence>(_ data: S) where S.Element == UInt8 { bytes += data }
 
     /// A box whose body `content` writes; its 32-bit size is filled in after.
-    mutating func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows {
+    public mutating func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows {
         let start = bytes.count
         u32(0)
         fourCC(type)
@@ -31,7 +33,7 @@ struct ByteWriter {
     }
 
     /// A FullBox: a box whose body starts with a version byte and 24 flag bits.
-    mutating func fullBox(
+    public mutating func fullBox(
         _ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ content: (inout ByteWriter) throws -> Void
     ) rethrows {
         try box(type) { body in
@@ -41,13 +43,13 @@ struct ByteWriter {
     }
 
     /// A standalone box as bytes (for properties that are shared by items).
-    static func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows -> [UInt8] {
+    public static func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows -> [UInt8] {
         var writer = ByteWriter()
         try writer.box(type, content)
         return writer.bytes
     }
 
-    static func fullBox(
+    public static func fullBox(
         _ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ content: (inout ByteWriter) throws -> Void
     ) rethrows -> [UInt8] {
         var writer = ByteWriter()

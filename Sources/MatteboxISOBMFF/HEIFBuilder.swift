@@ -3,29 +3,31 @@
 ///
 /// Identical property boxes are stored once and shared. IDs stay 16-bit (the
 /// `infe` v2 / `iref` v0 / `ipma` v0 forms every reader accepts).
-struct HEIFBuilder {
+public struct HEIFBuilder {
     private struct Item {
-        let id: UInt16
-        let type: String
-        let hidden: Bool
-        let contentType: String?
-        let data: [UInt8]
-        var properties: [(index: Int, essential: Bool)] = []
+        public let id: UInt16
+        public let type: String
+        public let hidden: Bool
+        public let contentType: String?
+        public let data: [UInt8]
+        public var properties: [(index: Int, essential: Bool)] = []
     }
 
-    var majorBrand = "heic"
-    var compatibleBrands = ["mif1", "heic"]
+    public var majorBrand = "heic"
+    public var compatibleBrands = ["mif1", "heic"]
     private var items: [Item] = []
     private var propertyBoxes: [[UInt8]] = []
     private var references: [(type: String, from: UInt16, to: [UInt16])] = []
     private var primaryID: UInt16 = 1
 
-    static let maximumItems = 60_000
+    public static let maximumItems = 60_000
 
-    var itemCount: Int { items.count }
+    public init() {}
+
+    public var itemCount: Int { items.count }
 
     /// Adds an item and returns its ID; the first item added is the primary.
-    mutating func addItem(type: String, hidden: Bool, data: [UInt8], contentType: String? = nil) throws -> UInt16 {
+    public mutating func addItem(type: String, hidden: Bool, data: [UInt8], contentType: String? = nil) throws -> UInt16 {
         guard items.count < HEIFBuilder.maximumItems else {
             throw HEIFError.unsupported("more than \(HEIFBuilder.maximumItems) items")
         }
@@ -35,10 +37,10 @@ struct HEIFBuilder {
         return id
     }
 
-    mutating func setPrimary(_ id: UInt16) { primaryID = id }
+    public mutating func setPrimary(_ id: UInt16) { primaryID = id }
 
     /// Associates a property box (shared when an identical one exists).
-    mutating func associate(_ id: UInt16, property box: [UInt8], essential: Bool) {
+    public mutating func associate(_ id: UInt16, property box: [UInt8], essential: Bool) {
         let index = propertyBoxes.firstIndex(of: box) ?? {
             propertyBoxes.append(box)
             return propertyBoxes.count - 1
@@ -46,13 +48,13 @@ struct HEIFBuilder {
         items[Int(id) - 1].properties.append((index, essential))
     }
 
-    mutating func addReference(_ type: String, from: UInt16, to: [UInt16]) {
+    public mutating func addReference(_ type: String, from: UInt16, to: [UInt16]) {
         references.append((type, from, to))
     }
 
     /// The whole file. `meta` is laid out twice: once to learn its size, then
     /// with the real `mdat` offsets (its size does not depend on them).
-    func serialize() throws -> [UInt8] {
+    public func serialize() throws -> [UInt8] {
         let ftyp = ByteWriter.box("ftyp") { box in
             box.fourCC(majorBrand)
             box.u32(0)

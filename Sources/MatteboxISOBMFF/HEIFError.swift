@@ -1,8 +1,5 @@
-import MatteboxCore
-import MatteboxRuntime
-
 /// Why a HEIF file could not be read or written. Converted to `MatteboxError`
-/// (with the file name) where it leaves the module.
+/// (with the file name) where it leaves the HEIF module.
 public enum HEIFError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The bytes break the format: a box size past the end, a count the box
     /// cannot hold, a reference loop.
@@ -18,11 +15,5 @@ public enum HEIFError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unsupported(let text): return "unsupported HEIF: \(text)"
         case .codec(let text): return text
         }
-    }
-}
-
-extension MatteboxError {
-    init(_ error: HEIFError, file: String) {
-        self.init("\(file): \(error.description)")
     }
 }

@@ -1,17 +1,17 @@
 /// One ISOBMFF box located in a file: its type, where it starts and ends, and
 /// where its payload (after the header) lies.
-struct Box {
-    let type: String
-    let range: Range<Int>
-    let payload: Range<Int>
+public struct Box {
+    public let type: String
+    public let range: Range<Int>
+    public let payload: Range<Int>
 
     /// Limits that keep a hostile file from costing much: boxes per level and
     /// nesting are far above what any camera writes.
-    static let maximumBoxesPerLevel = 100_000
+    public static let maximumBoxesPerLevel = 100_000
 
     /// The boxes that tile `range` one after another. A size that runs past the
     /// end, or is smaller than its own header, is an error.
-    static func children(of bytes: [UInt8], in range: Range<Int>, parent: String) throws -> [Box] {
+    public static func children(of bytes: [UInt8], in range: Range<Int>, parent: String) throws -> [Box] {
         var reader = ByteReader(bytes, range: range)
         var boxes: [Box] = []
         while !reader.isAtEnd {
@@ -46,7 +46,7 @@ struct Box {
     }
 
     /// A reader over the payload, past the version and flags of a FullBox.
-    func fullBoxReader(_ bytes: [UInt8]) throws -> (reader: ByteReader, version: UInt8, flags: UInt32) {
+    public func fullBoxReader(_ bytes: [UInt8]) throws -> (reader: ByteReader, version: UInt8, flags: UInt32) {
         var reader = ByteReader(bytes, range: payload)
         let word = try reader.u32("'\(type)' version and flags")
         return (reader, UInt8(word >> 24), word & 0xFF_FFFF)
@@ -54,9 +54,9 @@ struct Box {
 }
 
 extension Array where Element == Box {
-    func first(_ type: String) -> Box? { first { $0.type == type } }
+    public func first(_ type: String) -> Box? { first { $0.type == type } }
 
-    func required(_ type: String, in parent: String) throws -> Box {
+    public func required(_ type: String, in parent: String) throws -> Box {
         guard let box = first(type) else { throw HEIFError.malformed("no '\(type)' box in '\(parent)'") }
         return box
     }

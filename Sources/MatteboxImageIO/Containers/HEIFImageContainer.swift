@@ -1,0 +1,25 @@
+import Foundation
+import MatteboxCore
+import MatteboxHEIF
+
+/// HEIF (HEIC): read and written by Mattebox's own HEIF code, auxiliary
+/// images included; libheif codes the HEVC inside.
+struct HEIFImageContainer: ImageContainer {
+    let name = "heic"
+    let aliases = ["heif"]
+    let displayName = "HEIF"
+    let fileExtension = "heic"
+    let canWrite = true
+    let holdsAuxiliaryImages = true
+    var defaultQuality: Int { HEIFWriteOptions.defaultQuality }
+
+    func recognizes(_ header: [UInt8]) -> Bool { HEIFReader.recognizes(header) }
+
+    func readPhoto(at url: URL) throws -> Photo { try HEIFReader.readPhoto(at: url) }
+
+    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {
+        var options = heif
+        options.quality = quality
+        return try HEIFWriter.encode(photo, options: options)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import MatteboxCore
+import MatteboxHEIF
+import MatteboxRuntime
+
+/// One file format photos are read from and (for some) written to: the seam
+/// a new container format plugs into. `ImageContainers` lists them; readers
+/// are picked by the file's first bytes, writers by name (`--format`, the
+/// `output.format` key), so adding a format is one type here and one line in
+/// that list.
+public protocol ImageContainer: Sendable {
+    /// The name `--format`, reports and messages use ("jpeg").
+    var name: String { get }
+    /// Other names it answers to ("jpg"); names match case-insensitively.
+    var aliases: [String] { get }
+    /// What people call it in messages ("JPEG").
+    var displayName: String { get }
+    /// The extension written files get, without the dot.
+    var fileExtension: String { get }
+    /// True when a file starting with these bytes (up to 256) is in this format.
+    func recognizes(_ header: [UInt8]) -> Bool
+    /// Reads the photo: pixels as stored (not turned upright), the orientation
+    /// to display them with, metadata and any auxiliary images the file holds.
+    func readPhoto(at url: URL) throws -> Photo
+
+    /// False for formats Mattebox only reads.
+    var canWrite: Bool { get }
+    /// True when the file holds auxiliary images (depth, mattes) beside the primary.
+    var holdsAuxiliaryImages: Bool { get }
+    /// The quality used when none is asked for.
+    var defaultQuality: Int { get }
+    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data
+}
+
+extension ImageContainer {
+    public var aliases: [String] { [] }
+    public var canWrite: Bool { false }
+    public var holdsAuxiliaryImages: Bool { false }
+    public var defaultQuality: Int { 92 }
+
+    public func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {
+        throw MatteboxError("Mattebox reads \(displayName) but does not write it")
+    }
+
+    /// True for `name` or any alias, ignoring case.
+    public func answers(to name: String) -> Bool {
+        ([self.name] + aliases).contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}

@@ -1,0 +1,48 @@
+import CVipsShim
+import Foundation
+import MatteboxCore
+import MatteboxHEIF
+import MatteboxRuntime
+
+/// Encodes a Photo as the container `format` names (HEIF with all its
+/// auxiliary images, JPEG or PNG with the primary alone, EXIF brought up to
+/// date), and bare pixels (an auxiliary image, a contact sheet) through libvips.
+public enum ImageEncoder {
+    public static func encode(
+        _ photo: Photo, as format: OutputFormat, quality: Int = 92, heif: HEIFWriteOptions = HEIFWriteOptions()
+    ) throws -> Data {
+        try format.container.encode(photo, quality: quality, heif: heif)
+    }
+
+    /// Encodes bare pixels as JPEG or PNG.
+    public static func encode(
+        _ image: PixelImage, as format: OutputFormat, quality: Int = 92, iccProfile: Data? = nil, xmp: Data? = nil
+    ) throws -> Data {
+        try encode(image, as: format.rawValue, quality: quality, iccProfile: iccProfile, xmp: xmp)
+    }
+
+    /// libvips' encoder for `saver` ("jpeg" or "png").
+    static func encode(
+        _ image: PixelImage, as saver: String, quality: Int, iccProfile: Data?, xmp: Data?
+    ) throws -> Data {
+        try Vips.start()
+        var pixels = Vips.pixels(of: image)
+        var output = mbx_blob()
+        try withBlob(iccProfile) { icc in
+            try withBlob(xmp) { xmpBlob in
+                try Vips.call { mbx_vips_encode(&pixels, saver, Int32(quality), icc, xmpBlob, &output, $0) }
+            }
+        }
+        defer { mbx_vips_blob_free(&output) }
+        guard let data = Vips.data(output) else { throw MatteboxError("libvips produced an empty \(saver)") }
+        return data
+    }
+
+    private static func withBlob(_ data: Data?, _ body: (UnsafePointer<mbx_blob>?) throws -> Void) throws {
+        guard let data, !data.isEmpty else { return try body(nil) }
+        try data.withUnsafeBytes { buffer in
+            var blob = mbx_blob(data: UnsafeMutableRawPointer(mutating: buffer.baseAddress), size: buffer.count)
+            try body(&blob)
+        }
+    }
+}

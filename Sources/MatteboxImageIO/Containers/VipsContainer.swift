@@ -1,0 +1,67 @@
+import CVipsShim
+import Foundation
+import MatteboxCore
+import MatteboxHEIF
+import MatteboxRuntime
+
+/// The formats libvips reads (and, for JPEG and PNG, writes) for Mattebox:
+/// pixels as stored, never auto-rotated, with EXIF, XMP and the ICC profile
+/// carried along; written with the EXIF orientation and dimensions brought up
+/// to date by Mattebox's own EXIF splicer.
+struct VipsContainer: ImageContainer {
+    let name: String
+    let aliases: [String]
+    let displayName: String
+    let fileExtension: String
+    let canWrite: Bool
+    private let signature: @Sendable ([UInt8]) -> Bool
+
+    func recognizes(_ header: [UInt8]) -> Bool { signature(header) }
+
+    static let jpeg = VipsContainer(
+        name: "jpeg", aliases: ["jpg"], displayName: "JPEG", fileExtension: "jpg", canWrite: true,
+        signature: { $0.starts(with: [0xFF, 0xD8, 0xFF]) })
+    static let png = VipsContainer(
+        name: "png", aliases: [], displayName: "PNG", fileExtension: "png", canWrite: true,
+        signature: { $0.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) })
+    static let tiff = VipsContainer(
+        name: "tiff", aliases: ["tif"], displayName: "TIFF", fileExtension: "tif", canWrite: false,
+        signature: { $0.starts(with: [0x49, 0x49, 0x2A, 0x00]) || $0.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) })
+    static let webp = VipsContainer(
+        name: "webp", aliases: [], displayName: "WebP", fileExtension: "webp", canWrite: false,
+        signature: { $0.count >= 12 && $0.starts(with: Array("RIFF".utf8)) && Array($0[8..<12]) == Array("WEBP".utf8) })
+    /// Anything else libvips has a loader for; it decides whether it can.
+    static let otherFormats = VipsContainer(
+        name: "other", aliases: [], displayName: "other formats libvips loads", fileExtension: "", canWrite: false,
+        signature: { _ in true })
+
+    func readPhoto(at url: URL) throws -> Photo {
+        try Vips.start()
+        var decoded = mbx_decoded()
+        try Vips.call { mbx_vips_decode_file(url.path, &decoded, $0) }
+        let exifBytes = Vips.data(decoded.exif).map { [UInt8]($0) }
+        var metadata = PhotoMetadata(
+            exif: exifBytes.flatMap(ExifBlock.init), xmp: Vips.data(decoded.xmp),
+            iccProfile: Vips.data(decoded.icc))
+        let loader = withUnsafeBytes(of: decoded.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if loader.hasPrefix("heifload") {
+            // HEIF-family files the HEIF reader leaves to libvips (AVIF): libheif
+            // applies irot/imir while decoding, so the pixels are already upright.
+            metadata.orientation = .up
+        }
+        mbx_vips_blob_free(&decoded.exif)
+        mbx_vips_blob_free(&decoded.xmp)
+        mbx_vips_blob_free(&decoded.icc)
+        let primary = try Vips.image(adopting: decoded.pixels)
+        return Photo(primary: primary, metadata: metadata, source: url)
+    }
+
+    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {
+        guard canWrite else { throw MatteboxError("Mattebox reads \(displayName) but does not write it") }
+        let data = try ImageEncoder.encode(
+            photo.primary, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
+        // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
+        let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
+        return name == "jpeg" ? try ExifEmbedding.embed(exif, inJPEG: data) : try ExifEmbedding.embed(exif, inPNG: data)
+    }
+}
