@@ -3,8 +3,8 @@ import MatteboxCore
 
 /// A camera a session can use, as discovery found it: a stable id (the
 /// AVCaptureDevice.uniqueID analogue), where it faces and how its sensor is
-/// mounted, and what it can stream. It keeps the seam that reaches it (real
-/// libv4l2 or an emulated/replay device).
+/// mounted, and what it can stream. It keeps the backend that reaches it
+/// (V4L2 through libv4l2, or an emulated/replay device).
 public struct CameraDevice: Sendable, Codable {
     /// One format with its sizes and frame rates.
     public struct Format: Sendable, Codable, Equatable {
@@ -35,7 +35,7 @@ public struct CameraDevice: Sendable, Codable {
     public var isReplay: Bool
     /// Why the camera cannot be used now (no permission), if so.
     public var problem: String?
-    public let io: VideoDeviceIO
+    public let backend: any CameraBackend
 
     enum CodingKeys: String, CodingKey {
         case id, path, name, driver, busInfo, position, positionSource, sensorRotation, formats, isReplay, problem
@@ -43,7 +43,7 @@ public struct CameraDevice: Sendable, Codable {
 
     public init(
         id: String, path: String, name: String, driver: String, busInfo: String, position: CameraPosition,
-        positionSource: String, sensorRotation: Int, formats: [Format], isReplay: Bool, problem: String?, io: VideoDeviceIO
+        positionSource: String, sensorRotation: Int, formats: [Format], isReplay: Bool, problem: String?, backend: any CameraBackend
     ) {
         self.id = id
         self.path = path
@@ -56,7 +56,7 @@ public struct CameraDevice: Sendable, Codable {
         self.formats = formats
         self.isReplay = isReplay
         self.problem = problem
-        self.io = io
+        self.backend = backend
     }
 
     public init(from decoder: Decoder) throws {

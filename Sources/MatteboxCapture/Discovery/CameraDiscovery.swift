@@ -66,7 +66,7 @@ public struct CameraDiscovery: Sendable {
             let name = sysfs.flatMap { text($0.appendingPathComponent("name")) } ?? path
             return CameraDevice(
                 id: stableID ?? path, path: path, name: name, driver: "?", busInfo: "?", position: .external,
-                positionSource: "default", sensorRotation: 0, formats: [], isReplay: isReplay, problem: error.description, io: io)
+                positionSource: "default", sensorRotation: 0, formats: [], isReplay: isReplay, problem: error.description, backend: V4L2Backend(io: io))
         }
         defer { device.close() }
         guard let caps = try? device.capability(), caps.capturesVideo, caps.streams else { return nil }
@@ -86,7 +86,7 @@ public struct CameraDiscovery: Sendable {
         let rotation = device.control(MBX_CID_CAMERA_SENSOR_ROTATION).map { ((Int($0) % 360) + 360) % 360 } ?? 0
         return CameraDevice(
             id: id, path: path, name: caps.card, driver: caps.driver, busInfo: caps.busInfo, position: position,
-            positionSource: source, sensorRotation: rotation, formats: formats, isReplay: isReplay, problem: nil, io: io)
+            positionSource: source, sensorRotation: rotation, formats: formats, isReplay: isReplay, problem: nil, backend: V4L2Backend(io: io))
     }
 
     private static func position(of device: V4L2Device, sysfs: URL?) -> (CameraPosition, String) {

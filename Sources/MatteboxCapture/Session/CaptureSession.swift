@@ -147,7 +147,7 @@ public actor CaptureSession {
             state = .running
             emit(.started(camera: configuration.camera.id))
             setReadiness()
-        } catch let error as V4L2Error where error.isBusy || error.isGone {
+        } catch let error as any CameraFailure where error.isBusy || error.isGone {
             interrupt(error.isBusy ? .videoDeviceInUseByAnotherClient : .videoDeviceNotAvailable)
         }
         startGovernor()
@@ -209,18 +209,19 @@ public actor CaptureSession {
         return offered.filter { $0 <= policy.throttledFramesPerSecond }.max() ?? offered.min() ?? policy.throttledFramesPerSecond
     }
 
-    private func streamEnded(_ ended: StreamLoop, _ error: V4L2Error?) {
+    private func streamEnded(_ ended: StreamLoop, _ error: (any Error)?) {
         guard ended === loop, state == .running else { return }
         loop = nil
         ended.stop()
         ring.removeAll()
         guard let error else { return }
-        if error.isGone {
+        let failure = error as? any CameraFailure
+        if failure?.isGone == true {
             interrupt(.videoDeviceNotAvailable)
-        } else if error.isBusy {
+        } else if failure?.isBusy == true {
             interrupt(.videoDeviceInUseByAnotherClient)
         } else {
-            emit(.runtimeError(error.description))
+            emit(.runtimeError("\(error)"))
             Log.emit(.warning, "\(error); restarting the stream")
             do { try restartLoop() } catch { scheduleRecovery() }
         }
@@ -353,7 +354,7 @@ public actor CaptureSession {
         emit(.photo(id: id, .willBeginCapture))
         // Under pressure no format switch: quality is capped at balanced.
         let quality = pressure >= .serious && settings.quality == .quality ? .balanced : settings.quality
-        let chosen: (frame: CapturedFrame, converter: FrameConverter)
+        let chosen: (frame: CapturedFrame, decoder: any FrameDecoder)
         do {
             chosen = try await chooseFrame(settings, quality: quality, loop: loop)
         } catch {
@@ -365,7 +366,7 @@ public actor CaptureSession {
         skips.roles.formUnion(settings.undeliveredRoles)
         if skips.reason.isEmpty { skips.reason = "not requested in the photo settings" }
         let job = PhotoJob(
-            frame: chosen.frame, converter: chosen.converter, camera: configuration.camera, settings: settings,
+            frame: chosen.frame, decoder: chosen.decoder, camera: configuration.camera, settings: settings,
             quality: quality, pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason, delivery: delivery)
         let sink = eventSink
         do {
@@ -381,19 +382,19 @@ public actor CaptureSession {
     }
 
     private func chooseFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop) async throws
-        -> (CapturedFrame, FrameConverter)
+        -> (CapturedFrame, any FrameDecoder)
     {
         let period = UInt64(loop.frameSeconds * 1e9)
         // A larger still size is worth a format switch; without one, quality is balanced.
         if quality == .quality, let still = try captureAtLargestSize() { return still }
         let candidates = ring.frames(within: 2 * period + period / 2, before: settings.pressTime)
         guard quality != .speed, candidates.count > 1 else {
-            return (try await frameAtPress(settings.pressTime, period: period), loop.converter)
+            return (try await frameAtPress(settings.pressTime, period: period), loop.decoder)
         }
         // Balanced: the sharpest good frame of the two periods up to the press, each decoded once.
-        let converter = loop.converter
-        let scored = candidates.map { frame in (frame, (try? converter.rgbImage(of: frame)).map(Sharpness.score) ?? -1) }
-        return (scored.max { $0.1 < $1.1 }!.0, converter)
+        let decoder = loop.decoder
+        let scored = candidates.map { frame in (frame, (try? decoder.rgbImage(of: frame)).map(Sharpness.score) ?? -1) }
+        return (scored.max { $0.1 < $1.1 }!.0, decoder)
     }
 
     /// The latest frame exposed at or before the press. Only when the ring
@@ -412,7 +413,7 @@ public actor CaptureSession {
     /// `quality`: stop the preview stream, stream at the largest size, let
     /// exposure settle for a few frames, keep the first good one, and go back
     /// to the preview format.
-    private func captureAtLargestSize() throws -> (CapturedFrame, FrameConverter)? {
+    private func captureAtLargestSize() throws -> (CapturedFrame, any FrameDecoder)? {
         let camera = configuration.camera
         guard let (fourcc, size) = camera.largestSize, size.pixels > configuration.size.pixels else { return nil }
         busyCapturing = true
@@ -433,7 +434,7 @@ public actor CaptureSession {
         while Date() < deadline {
             guard let frame = try still.stream.nextFrame(timeoutMilliseconds: 500) else { continue }
             seen += 1
-            if seen > settleFrames, frame.defect == nil { return (frame, still.converter) }
+            if seen > settleFrames, frame.defect == nil { return (frame, still.decoder) }
         }
         throw MatteboxError("\(camera.path): no good frame at \(size.description) within 3 s")
     }

@@ -7,7 +7,7 @@ import MatteboxPressure
 /// camera keeps streaming.
 struct PhotoJob: Sendable {
     var frame: CapturedFrame
-    var converter: FrameConverter
+    var decoder: any FrameDecoder
     var camera: CameraDevice
     var settings: PhotoSettings
     var quality: QualityPrioritization
@@ -22,7 +22,7 @@ struct PhotoJob: Sendable {
     }
 
     private func makePhoto() throws -> CapturedPhoto {
-        var photo = Photo(primary: try converter.rgbImage(of: frame))
+        var photo = Photo(primary: try decoder.rgbImage(of: frame))
         var context = CaptureContext()
         context.device = camera.id
         context.position = camera.position

@@ -22,10 +22,7 @@ final class StreamLoop: @unchecked Sendable {
     }
 
     let camera: CameraDevice
-    let device: V4L2Device
-    let stream: VideoStream
-    let converter: FrameConverter
-    let interval: FrameInterval?
+    let stream: any CameraStream
     private let ring: FrameRing
     private let preview: PreviewFanout
     private let lock = NSLock()
@@ -33,9 +30,9 @@ final class StreamLoop: @unchecked Sendable {
     private var minimumSpacing: UInt64 = 0
     private var counters = Counters()
     private let finished = DispatchSemaphore(value: 0)
-    private var onEnd: (@Sendable (V4L2Error?) -> Void)?
+    private var onEnd: (@Sendable ((any Error)?) -> Void)?
 
-    /// Opens the camera, sets the format and frame rate, and starts streaming.
+    /// Opens the camera through its backend, sets the format and frame rate, and starts streaming.
     init(
         camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?, ring: FrameRing,
         preview: PreviewFanout
@@ -43,26 +40,15 @@ final class StreamLoop: @unchecked Sendable {
         self.camera = camera
         self.ring = ring
         self.preview = preview
-        device = try V4L2Device(path: camera.path, io: camera.io)
-        do {
-            _ = try device.setFormat(fourcc, size: size)
-            if let framesPerSecond {
-                interval = try device.setFrameInterval(FrameInterval(framesPerSecond: framesPerSecond))
-            } else {
-                interval = try device.frameInterval()
-            }
-            converter = try FrameConverter(device: device)
-            stream = try VideoStream(device: device)
-        } catch {
-            device.close()
-            throw error
-        }
+        stream = try camera.backend.openStream(camera, fourcc: fourcc, size: size, framesPerSecond: framesPerSecond)
     }
 
     var format: StreamFormat { stream.format }
+    var interval: FrameInterval? { stream.interval }
+    var decoder: any FrameDecoder { stream.decoder }
     var frameSeconds: Double { interval?.seconds ?? 1.0 / 30 }
 
-    func start(onEnd: @escaping @Sendable (V4L2Error?) -> Void) {
+    func start(onEnd: @escaping @Sendable ((any Error)?) -> Void) {
         self.onEnd = onEnd
         let thread = Thread { [self] in run() }
         thread.name = "mattebox-capture \(camera.path)"
@@ -84,11 +70,10 @@ final class StreamLoop: @unchecked Sendable {
         }
         if wasRunning { finished.wait() }
         stream.stop()
-        device.close()
     }
 
     private func run() {
-        var ending: V4L2Error?
+        var ending: (any Error)?
         let timeout = Int32(max(200, frameSeconds * 2000 + 100))
         while !lock.withLock({ stopRequested }) {
             do {
@@ -127,7 +112,7 @@ final class StreamLoop: @unchecked Sendable {
         }
         guard accepted else { return }
         ring.append(frame)
-        if preview.hasSubscribers, let image = try? converter.rgbImage(of: frame) {
+        if preview.hasSubscribers, let image = try? decoder.rgbImage(of: frame) {
             preview.send(PreviewFrame(image: image, sequence: frame.sequence, timestamp: frame.timestamp))
         }
     }

@@ -1,0 +1,44 @@
+import Foundation
+import MatteboxCore
+
+/// A way to reach cameras, above the ioctl level: the seam a camera that is
+/// not V4L2 (libcamera, a network camera) plugs into. The session and its
+/// stream loop only open streams through it and read frames from them.
+/// `V4L2Backend` (real cameras through libv4l2, emulated and replay cameras)
+/// is the one behind it today.
+public protocol CameraBackend: Sendable {
+    /// Opens `camera` and starts it streaming `fourcc` at `size` and
+    /// `framesPerSecond` (nil: the rate the camera is set to). Throws a
+    /// `CameraFailure` when the camera is busy or gone.
+    func openStream(_ camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?) throws
+        -> any CameraStream
+}
+
+/// A camera streaming frames, read one at a time as they come.
+public protocol CameraStream: AnyObject, Sendable {
+    /// What the camera actually streams (it may have snapped the request).
+    var format: StreamFormat { get }
+    /// The frame interval the camera runs at, when it says.
+    var interval: FrameInterval? { get }
+    /// Decodes this stream's frames, and keeps doing so after the stream stops.
+    var decoder: any FrameDecoder { get }
+    /// The next frame, or nil when none came within the timeout. Throws when
+    /// the stream cannot go on (the camera is gone, busy, or failed).
+    func nextFrame(timeoutMilliseconds: Int32) throws -> CapturedFrame?
+    /// Stops streaming and releases the camera; safe to call twice.
+    func stop()
+}
+
+/// Turns a stream's frames into RGB images.
+public protocol FrameDecoder: Sendable {
+    func rgbImage(of frame: CapturedFrame) throws -> PixelImage
+}
+
+/// What a backend's errors say about the camera, so the session can tell an
+/// interruption (in use elsewhere, unplugged: wait and resume) from a failure.
+public protocol CameraFailure: Error, CustomStringConvertible {
+    /// Another client has the camera.
+    var isBusy: Bool { get }
+    /// The camera is gone (unplugged, powered off).
+    var isGone: Bool { get }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Cameras as V4L2 devices, reached through a `VideoDeviceIO` seam: libv4l2
+/// for real cameras, `EmulatedV4L2` for emulated and replay ones.
+public struct V4L2Backend: CameraBackend {
+    public let io: VideoDeviceIO
+
+    public init(io: VideoDeviceIO) { self.io = io }
+
+    public func openStream(_ camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?) throws
+        -> any CameraStream
+    {
+        try V4L2CameraStream(path: camera.path, io: io, fourcc: fourcc, size: size, framesPerSecond: framesPerSecond)
+    }
+}
+
+/// One V4L2 device set to a format and frame rate, streaming through mmap
+/// buffers, with libv4lconvert to decode its frames.
+final class V4L2CameraStream: CameraStream {
+    let device: V4L2Device
+    let stream: VideoStream
+    let interval: FrameInterval?
+    let decoder: any FrameDecoder
+
+    init(path: String, io: VideoDeviceIO, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?) throws {
+        device = try V4L2Device(path: path, io: io)
+        do {
+            _ = try device.setFormat(fourcc, size: size)
+            if let framesPerSecond {
+                interval = try device.setFrameInterval(FrameInterval(framesPerSecond: framesPerSecond))
+            } else {
+                interval = try device.frameInterval()
+            }
+            decoder = try FrameConverter(device: device)
+            stream = try VideoStream(device: device)
+        } catch {
+            device.close()
+            throw error
+        }
+    }
+
+    var format: StreamFormat { stream.format }
+
+    func nextFrame(timeoutMilliseconds: Int32) throws -> CapturedFrame? {
+        try stream.nextFrame(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    func stop() {
+        stream.stop()
+        device.close()
+    }
+}
+
+extension V4L2Error: CameraFailure {}
+
+extension FrameConverter: FrameDecoder {}
