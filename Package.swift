@@ -114,6 +114,16 @@ let package = Package(
         .testTarget(name: "MatteboxGeometryTests", dependencies: ["MatteboxGeometry"]),
         .testTarget(name: "MatteboxPressureTests", dependencies: ["MatteboxPressure", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore", "MatteboxTestSupport"]),
+        .testTarget(name: "MatteboxISOBMFFTests", dependencies: ["MatteboxISOBMFF"]),
+        .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime"]),
+        .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK"]),
+        .testTarget(name: "MatteboxVisionPluginKitTests", dependencies: ["MatteboxVisionPluginKit", "MatteboxPluginSDK"]),
+        .testTarget(
+            name: "MatteboxCaptureServiceTests",
+            dependencies: [
+                "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxImageIO", "MatteboxCore",
+                "MatteboxTestSupport",
+            ]),
         .testTarget(
             name: "MatteboxHEIFTests",
             dependencies: ["MatteboxHEIF", "MatteboxISOBMFF", "MatteboxImageIO", "MatteboxTestSupport"]),

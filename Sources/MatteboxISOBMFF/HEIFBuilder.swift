@@ -5,12 +5,12 @@
 /// `infe` v2 / `iref` v0 / `ipma` v0 forms every reader accepts).
 public struct HEIFBuilder {
     private struct Item {
-        public let id: UInt16
-        public let type: String
-        public let hidden: Bool
-        public let contentType: String?
-        public let data: [UInt8]
-        public var properties: [(index: Int, essential: Bool)] = []
+        let id: UInt16
+        let type: String
+        let hidden: Bool
+        let contentType: String?
+        let data: [UInt8]
+        var properties: [(index: Int, essential: Bool)] = []
     }
 
     public var majorBrand = "heic"

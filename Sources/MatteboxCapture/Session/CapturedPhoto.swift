@@ -26,6 +26,24 @@ public struct CapturedPhoto: Sendable {
     public var mirroringRequested: Bool
     /// The camera's path, for messages.
     public var cameraPath: String
+
+    public init(
+        photo: Photo, id: Int64, frameSequence: UInt32, frameTimestamp: UInt64, pressTime: UInt64,
+        quality: QualityPrioritization, size: FrameSize, skippedRoles: Set<ImageRole> = [], skipReason: String = "",
+        mirroringRequested: Bool = false, cameraPath: String
+    ) {
+        self.photo = photo
+        self.id = id
+        self.frameSequence = frameSequence
+        self.frameTimestamp = frameTimestamp
+        self.pressTime = pressTime
+        self.quality = quality
+        self.size = size
+        self.skippedRoles = skippedRoles
+        self.skipReason = skipReason
+        self.mirroringRequested = mirroringRequested
+        self.cameraPath = cameraPath
+    }
 }
 
 /// Where a session's photos go once taken: the seam between the source and

@@ -26,6 +26,8 @@ public final class ResumeManifest: @unchecked Sendable {
 
     public static let filePrefix = ".mattebox-manifest"
     private let outputDirectory: URL
+    /// The output folder the manifest describes; entries name outputs relative to it.
+    public var outputFolder: URL { outputDirectory }
     private let file: URL
     private var entries: [String: Entry] = [:]
     private let lock = NSLock()

@@ -8,12 +8,12 @@ import Synchronization
 /// capture session uses, without CPU stall time, which a busy batch causes
 /// itself), and says so on standard error when that changes how many photos
 /// run at once; remembers the highest level seen for the report.
-final class BatchPressure: Sendable {
+public final class BatchPressure: Sendable {
     private let monitor: PressureMonitor
     private let jobs: Int
     private let seen = Mutex<(allowed: Int, highest: PressureLevel)>((0, .nominal))
 
-    init(jobs: Int) {
+    public init(jobs: Int) {
         var sources = SystemPressureSources.fromEnvironment
         sources.includesCPUPressure = false
         monitor = PressureMonitor(sources: sources)
@@ -21,9 +21,9 @@ final class BatchPressure: Sendable {
         seen.withLock { $0.allowed = jobs }
     }
 
-    var highest: PressureLevel { seen.withLock { $0.highest } }
+    public var highest: PressureLevel { seen.withLock { $0.highest } }
 
-    @Sendable func concurrency() -> Int {
+    @Sendable public func concurrency() -> Int {
         let level = monitor.current().level
         let allowed = level.batchConcurrency(jobs: jobs)
         let changed = seen.withLock { seen in

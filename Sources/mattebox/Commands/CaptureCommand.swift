@@ -142,34 +142,3 @@ struct CaptureCommand: ParsableCommand {
             frames: Frames(kept: statistics.kept, defective: statistics.defective, throttled: statistics.throttled))
     }
 }
-
-/// Counts live-view frames to report the rate a UI would have seen.
-final class PreviewCounter: @unchecked Sendable {
-    private var stamps: [UInt64] = []
-    private let lock = NSLock()
-
-    func add(_ timestamp: UInt64) { lock.withLock { stamps.append(timestamp) } }
-
-    var framesPerSecond: Double {
-        lock.withLock {
-            guard stamps.count > 1, let first = stamps.first, let last = stamps.last, last > first else { return 0 }
-            return Double(stamps.count - 1) / (Double(last - first) / 1e9)
-        }
-    }
-}
-
-/// Runs async work from a synchronous command and returns its result.
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    let box = ResultBox<T>()
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.result!.get()
-}
-
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, Error>?
-}

@@ -1,11 +1,10 @@
 import ArgumentParser
-import MatteboxRuntime
-import Synchronization
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
 import MatteboxPluginHost
+import MatteboxRuntime
 
 /// `mattebox process`: runs a pipeline file over photos and folders of photos
 /// and writes the results, in parallel worker processes, resumably.
@@ -69,7 +68,7 @@ struct ProcessCommand: ParsableCommand {
         let validated = try source.validate(registry: registry, providedRoles: Set(options.auxiliaryInputs.keys))
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
         let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard)
-        let (queue, skipped) = resume ? alreadyDone(inputs, manifest: manifest, fingerprint: fingerprint) : (inputs, [:])
+        let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var scheduler = BatchScheduler(
@@ -81,9 +80,7 @@ struct ProcessCommand: ParsableCommand {
         let progress = BatchProgress(total: queue.count, skipped: skipped.count)
         let clock = ContinuousClock.now
         let run = try scheduler.run(queue) { [json, timings] index, outcome in
-            Self.record(
-                outcome, stem: queue[index].stem, in: manifest, fingerprint: fingerprint,
-                outputDirectory: options.outputDirectory)
+            manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
             progress.update(outcome) {
                 if !json { ProcessCommand.printLine(outcome, timings: timings) }
             }
@@ -138,48 +135,6 @@ struct ProcessCommand: ParsableCommand {
         return options
     }
 
-    /// Splits inputs into those to run and those `--resume` may skip (their
-    /// manifest entry matches this content and pipeline, and every output is
-    /// there). Files a killed writer left half-written for the rest are removed.
-    private func alreadyDone(_ inputs: [BatchInput], manifest: ResumeManifest, fingerprint: String)
-        -> ([BatchInput], [String: PhotoOutcome])
-    {
-        let done = Mutex<[String: PhotoOutcome]>([:])
-        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-            let input = inputs[index]
-            guard let entry = manifest.completedEntry(
-                for: input, pipelineSHA256: fingerprint, hash: { try ContentHash.sha256(fileAt: input.url) })
-            else { return }
-            var outcome = PhotoOutcome(input: input.url.path, status: .skipped)
-            outcome.inputSHA256 = entry.inputSHA256
-            let outputs = entry.outputs.map { URL(fileURLWithPath: output).appendingPathComponent($0).path }
-            outcome.output = outputs.first
-            outcome.auxiliaryOutputs = Array(outputs.dropFirst())
-            done.withLock { $0[input.stem] = outcome }
-        }
-        let skipped = done.withLock { $0 }
-        let queue = inputs.filter { skipped[$0.stem] == nil }
-        let outputDirectory = URL(fileURLWithPath: output)
-        for input in queue {
-            AtomicFile.removeUnfinished(startingWith: outputDirectory.appendingPathComponent(input.stem))
-        }
-        return (queue, skipped)
-    }
-
-    /// Adds a finished photo to the manifest (after its files are in place).
-    private static func record(
-        _ outcome: PhotoOutcome, stem: String, in manifest: ResumeManifest, fingerprint: String, outputDirectory: URL
-    ) {
-        guard outcome.status == .ok, let hash = outcome.inputSHA256, let output = outcome.output else { return }
-        let root = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
-        let relative = ([output] + outcome.auxiliaryOutputs).map { $0.hasPrefix(root) ? String($0.dropFirst(root.count)) : $0 }
-        do {
-            try manifest.record(.init(stem: stem, inputSHA256: hash, pipelineSHA256: fingerprint, outputs: relative))
-        } catch {
-            Log.emit(.warning, "\(error); --resume will redo \(outcome.input)")
-        }
-    }
-
     private static func printLine(_ outcome: PhotoOutcome, timings: Bool) {
         if let output = outcome.output {
             print("\(outcome.input) -> \(output)")
@@ -196,22 +151,4 @@ struct ProcessCommand: ParsableCommand {
         }
         if outcome.status == .ok { print(String(format: "      encode %8.1f ms", outcome.encodeSeconds * 1000)) }
     }
-}
-
-/// What `--report` and `--json` write: the run and every photo's outcome.
-struct BatchReport: Encodable {
-    var mattebox: String
-    var pipeline: String
-    var pipelineSHA256: String
-    var jobs: Int
-    /// The most photos in progress at once; below `jobs` when thermal pressure throttled the batch.
-    var peakConcurrency: Int
-    var highestPressure: String
-    var shard: String?
-    var wallSeconds: Double
-    var total: Int
-    var succeeded: Int
-    var failed: Int
-    var skipped: Int
-    var photos: [PhotoOutcome]
 }
