@@ -8,8 +8,8 @@ import Testing
 /// whose answer is known (a random texture shifted by a fixed disparity), the
 /// quality metrics on masks worked out by hand, and the PFM round trip.
 @Suite struct StereoAndMetricsTests {
-    /// A grey random texture and the same texture shifted `shift` pixels left
-    /// (so every point of the left view sits `shift` pixels further left in the right view).
+    /// A grey random texture and the same texture seen `shift` pixels further
+    /// left in the right view, as a fronto-parallel wall at one distance.
     static func shiftedPair(width: Int = 160, height: Int = 120, shift: Int = 8) -> (PixelImage, PixelImage) {
         var generator = SystemRandomNumberGenerator()
         let texture = (0..<(width + shift) * height).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -20,8 +20,8 @@ import Testing
             for x in 0..<width {
                 let row = y * (width + shift)
                 for c in 0..<3 {
-                    l[(y * width + x) * 3 + c] = texture[row + x + shift]
-                    r[(y * width + x) * 3 + c] = texture[row + x]
+                    l[(y * width + x) * 3 + c] = texture[row + x]
+                    r[(y * width + x) * 3 + c] = texture[row + x + shift]
                 }
             }
         }
