@@ -10,7 +10,7 @@ BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
 	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl
 
-.PHONY: deps build test demo bench bench-quality install samples clean
+.PHONY: deps build test check-layers check-plugins demo bench bench-quality install samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 
@@ -27,9 +27,17 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-## test: build everything, then run every test (the plugins must exist first)
-test: build
+## test: build everything, check the module layering, then run every test (the plugins must exist first)
+test: build check-layers
 	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
+
+## check-layers: modules depend only on modules earlier in the flow (ARCHITECTURE.md), plugins on the SDK only
+check-layers:
+	$(SWIFT) package dump-package | python3 Tests/Layering/check-layers.py
+
+## check-plugins: no built-in plugin .so carries a copy of a host module
+check-plugins: build
+	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG) --filter PluginLinkageTests
 
 ## demo: run the sample pipelines over the bundled sample photos into demo-out/
 demo: build

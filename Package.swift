@@ -53,7 +53,7 @@ let package = Package(
         // The machine around the work: thermal zones, cooling devices, CPU pressure.
         .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
         // The model: Photo, images, roles, EXIF, metadata.
-        .target(name: "MatteboxCore", dependencies: ["MatteboxRuntime", "MatteboxGeometry"]),
+        .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"]),
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
         // and above it photos with their auxiliary images, HEVC through libheif.
         .target(name: "MatteboxISOBMFF"),
@@ -65,7 +65,8 @@ let package = Package(
         .target(
             name: "MatteboxPipeline",
             dependencies: [
-                "MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "Yams",
+                "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost",
+                "Yams",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
@@ -77,7 +78,10 @@ let package = Package(
         // Composition: a capture session's photos through the pipeline runner to the writer.
         .target(
             name: "MatteboxCaptureService",
-            dependencies: ["MatteboxCapture", "MatteboxPipeline", "MatteboxPressure", "MatteboxCore", "MatteboxRuntime"]),
+            dependencies: [
+                "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
+                "MatteboxRuntime",
+            ]),
         .target(
             name: "MatteboxEvaluation",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
@@ -113,7 +117,7 @@ let package = Package(
         .testTarget(name: "MatteboxRuntimeTests", dependencies: ["MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxGeometryTests", dependencies: ["MatteboxGeometry"]),
         .testTarget(name: "MatteboxPressureTests", dependencies: ["MatteboxPressure", "MatteboxTestSupport"]),
-        .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore", "MatteboxTestSupport"]),
+        .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore"]),
         .testTarget(name: "MatteboxISOBMFFTests", dependencies: ["MatteboxISOBMFF"]),
         .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime"]),
         .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK"]),
@@ -126,32 +130,36 @@ let package = Package(
             ]),
         .testTarget(
             name: "MatteboxHEIFTests",
-            dependencies: ["MatteboxHEIF", "MatteboxISOBMFF", "MatteboxImageIO", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxImageIOTests",
-            dependencies: ["MatteboxImageIO", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPluginHostTests",
-            dependencies: ["MatteboxPluginHost", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxPluginHost", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPipelineTests",
-            dependencies: ["MatteboxPipeline", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxPipeline", "MatteboxCore", "MatteboxPluginHost", "MatteboxTestSupport"]),
         .testTarget(
             name: "PluginsTests",
-            dependencies: ["MatteboxPipeline", "MatteboxTestSupport"]),
+            dependencies: [
+                "MatteboxPipeline", "MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxRuntime",
+                "MatteboxTestSupport",
+            ]),
         .testTarget(
             name: "MatteboxEvaluationTests",
             dependencies: [
-                "MatteboxEvaluation", "MatteboxVision", "MatteboxImageIO", "MatteboxPipeline", "MatteboxPluginHost",
-                "MatteboxTestSupport",
+                "MatteboxEvaluation", "MatteboxVision", "MatteboxCore", "MatteboxImageIO", "MatteboxPipeline",
+                "MatteboxPluginHost", "MatteboxTestSupport",
             ]),
         .testTarget(
             name: "MatteboxCaptureTests",
             dependencies: [
-                "MatteboxCapture", "MatteboxCaptureService", "MatteboxPressure", "MatteboxRuntime", "MatteboxImageIO",
-                "MatteboxPipeline", "MatteboxPluginHost", "MatteboxTestSupport", "CV4L2",
+                "MatteboxCapture", "MatteboxCaptureService", "MatteboxPressure", "MatteboxCore", "MatteboxRuntime",
+                "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2",
             ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxImageIO", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,5 +1,4 @@
 import Foundation
-import MatteboxCore
 import MatteboxRuntime
 import MatteboxTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxRuntime
+import Synchronization
 
 /// The record `--resume` trusts: one JSON line per finished photo in the output
 /// folder, saying which input content and which pipeline made which outputs.
@@ -8,7 +9,7 @@ import MatteboxRuntime
 /// into place, so a killed run leaves either a complete entry or none; a torn
 /// last line is ignored. Each shard writes its own file, so shards sharing an
 /// output folder never write to the same file.
-public final class ResumeManifest: @unchecked Sendable {
+public final class ResumeManifest: Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public var stem: String
         public var inputSHA256: String
@@ -29,8 +30,8 @@ public final class ResumeManifest: @unchecked Sendable {
     /// The output folder the manifest describes; entries name outputs relative to it.
     public var outputFolder: URL { outputDirectory }
     private let file: URL
-    private var entries: [String: Entry] = [:]
-    private let lock = NSLock()
+    /// Entries by stem; appends to the file happen under the same lock.
+    private let entries = Mutex<[String: Entry]>([:])
 
     /// Reads every manifest in `outputDirectory` (all shards' files).
     public init(outputDirectory: URL, shard: BatchShard?) {
@@ -43,7 +44,7 @@ public final class ResumeManifest: @unchecked Sendable {
             else { continue }
             for line in text.split(separator: "\n") {
                 if let entry = try? JSONDecoder().decode(Entry.self, from: Data(line.utf8)) {
-                    entries[entry.stem] = entry
+                    entries.withLock { $0[entry.stem] = entry }
                 }
             }
         }
@@ -53,7 +54,7 @@ public final class ResumeManifest: @unchecked Sendable {
     /// content, every output there. The input is hashed (`hash`) only when an
     /// entry for the same pipeline exists, so unfinished photos cost no read.
     public func completedEntry(for input: BatchInput, pipelineSHA256: String, hash: () throws -> String) -> Entry? {
-        guard let entry = lock.withLock({ entries[input.stem] }), entry.pipelineSHA256 == pipelineSHA256,
+        guard let entry = entries.withLock({ $0[input.stem] }), entry.pipelineSHA256 == pipelineSHA256,
             !entry.outputs.isEmpty, (try? hash()) == entry.inputSHA256
         else { return nil }
         let complete = entry.outputs.allSatisfy { relative in
@@ -68,7 +69,7 @@ public final class ResumeManifest: @unchecked Sendable {
     public func record(_ entry: Entry) throws {
         var line = try JSONEncoder().encode(entry)
         line.append(0x0A)
-        try lock.withLock {
+        try entries.withLock { entries in
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
             let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
