@@ -50,7 +50,7 @@ demo: build
 	$(BIN_DIR)/mattebox process Samples/photos/orientation-6.jpg -o demo-out/samples \
 		--pipeline Samples/pipelines/sample-plugins.yaml
 	$(BIN_DIR)/mattebox export Samples/photos/selfie-front.jpg -o demo-out/heif/selfie.heic \
-		--depth Samples/photos/selfie-front.depth.png --portrait-matte Samples/photos/selfie-front.matte.png
+		--depth Samples/photos/selfie-front.depth.png --portrait-matte Samples/photos/selfie-front.portraitMatte.png
 	$(BIN_DIR)/mattebox inspect demo-out/heif/selfie.heic --sheet demo-out/heif/selfie-sheet.png
 	$(BIN_DIR)/mattebox process demo-out/heif/selfie.heic -o demo-out/heif/rewritten \
 		--pipeline Samples/pipelines/heif-package.yaml
@@ -65,7 +65,7 @@ demo: build
 	$(BIN_DIR)/mattebox thermal
 	$(BIN_DIR)/mattebox devices --cameras Samples/cameras.yaml
 	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --count 3 --interval 0.5 -o demo-out/capture
-	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --front --quality speed --mirror-front -o demo-out/capture
+	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --front --priority speed --mirror-front -o demo-out/capture
 	@echo "Results are in demo-out/"
 
 ## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against

@@ -6,7 +6,7 @@ under each EXIF orientation: their stored pixels differ, but every one of them
 displays (and normalises to) the same upright picture, so a wrong rotation or
 a missed mirror is visible at once. selfie-front.jpg is the upright pattern
 tagged as taken by a front camera, for the mirroring policies.
-selfie-front.depth.png (16-bit millimetres, half size) and selfie-front.matte.png
+selfie-front.depth.png (16-bit millimetres, half size) and selfie-front.portraitMatte.png
 (8-bit) are its depth map and portrait matte: the red block is the near subject.
 
 Uses only the Python standard library plus the `vips` and `exiftool` commands
@@ -101,7 +101,7 @@ def main(folder):
         # Depth at half resolution: the subject at 0.6 m, the wall behind from 2 to 3 m.
         write_grey_png(os.path.join(folder, "selfie-front.depth.png"), WIDTH // 2, HEIGHT // 2, 16,
                        lambda x, y: 600 if subject(2 * x, 2 * y) else 2000 + 1000 * x // (WIDTH // 2))
-        write_grey_png(os.path.join(folder, "selfie-front.matte.png"), WIDTH, HEIGHT, 8,
+        write_grey_png(os.path.join(folder, "selfie-front.portraitMatte.png"), WIDTH, HEIGHT, 8,
                        lambda x, y: 255 if subject(x, y) else 0)
     print(f"wrote samples to {folder}")
 

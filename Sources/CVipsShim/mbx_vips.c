@@ -87,6 +87,8 @@ static void copy_blob(VipsImage *image, const char *name, mbx_blob *blob) {
     }
 }
 
+const char *mbx_vips_version(void) { return vips_version_string(); }
+
 int mbx_vips_start(void) {
     static int started = 0;
     static GMutex lock;
@@ -98,6 +100,12 @@ int mbx_vips_start(void) {
         /* Every photo is decoded once: caching operations only holds on to
          * 12 MP buffers (up to 100 MB per process) that no later call reuses. */
         if (started) vips_cache_set_max(0);
+        /* Only the loaders for the formats Mattebox lists: a hostile file must
+         * never reach ImageMagick's (or any other untrusted) parsers. */
+        if (started) {
+            vips_block_untrusted_set(TRUE);
+            vips_operation_block_set("VipsForeignLoadMagick", TRUE);
+        }
     }
     g_mutex_unlock(&lock);
     return status;

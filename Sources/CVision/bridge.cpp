@@ -110,3 +110,5 @@ void writePlane(const cv::Mat &uprightMatte, int orientation, mbx_cv_plane &plan
 }
 
 } // namespace mbx
+
+extern "C" const char *mbx_cv_version(void) { return CV_VERSION; }

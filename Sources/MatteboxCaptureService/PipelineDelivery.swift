@@ -45,7 +45,8 @@ public struct PipelineDelivery: PhotoDelivery {
         let stem = "capture-\(Self.stamp(photo.metadata.capture.timestamp ?? Date()))-\(captured.id)"
         let written = try writer.write(photo, stem: stem)
         return DeliveredPhoto(
-            output: written.output, auxiliaryOutputs: written.auxiliary, stages: stages, notes: photo.metadata.notes,
+            output: written.output, auxiliaryOutputs: written.auxiliary, stages: stages,
+            notes: photo.metadata.notes.merging(written.notes) { stage, _ in stage },
             absenceReasons: Dictionary(uniqueKeysWithValues: photo.absenceReasons.map { ($0.key.rawValue, $0.value) }))
     }
 

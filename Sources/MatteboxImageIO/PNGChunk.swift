@@ -28,3 +28,24 @@ enum CRC32 {
         return crc ^ 0xFFFF_FFFF
     }
 }
+
+extension PNGChunk {
+    /// The text of a tEXt chunk with `key`, read from the chunks before the image data.
+    static func text(_ key: String, in png: [UInt8]) -> String? {
+        guard png.count > 8, png.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        var offset = 8
+        while offset + 8 <= png.count {
+            let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
+            let start = offset + 8
+            guard length >= 0, start + length <= png.count, type != "IDAT" else { return nil }
+            if type == "tEXt", let zero = png[start..<start + length].firstIndex(of: 0),
+                String(decoding: png[start..<zero], as: UTF8.self) == key
+            {
+                return String(decoding: png[(zero + 1)..<(start + length)], as: UTF8.self)
+            }
+            offset = start + length + 4
+        }
+        return nil
+    }
+}

@@ -51,3 +51,8 @@ enum Vips {
         return Data(bytes: bytes, count: blob.size)
     }
 }
+
+/// The version of libvips Mattebox runs on, for `--version`.
+public enum ImageLibraries {
+    public static var libvipsVersion: String { String(cString: mbx_vips_version()) }
+}

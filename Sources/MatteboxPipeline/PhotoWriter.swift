@@ -10,37 +10,78 @@ import MatteboxRuntime
 /// auxiliary image beside it as `<stem>.<role>.png`.
 public struct PhotoWriter: Sendable {
     public var directory: URL
-    public var format: OutputFormat
+    /// The format asked for (`--format`); nil: HEIC when the photo has
+    /// auxiliary images (depth, mattes), so nothing is dropped, else JPEG.
+    public var format: OutputFormat?
     /// Nil: 92 for JPEG, 75 for HEIF.
     public var quality: Int?
     public var writeAuxiliaryPNGs: Bool
+    /// What may be replaced; `manifest` (the output folder's, when there is
+    /// one) says which existing files Mattebox wrote.
+    public var safety: OutputSafety
+    public var manifest: ResumeManifest?
+    /// The rule for `format` nil, as help texts state it.
+    public static let defaultFormatRule = "heic when the photo has depth or mattes, else jpeg"
 
-    public init(directory: URL, format: OutputFormat, quality: Int? = nil, writeAuxiliaryPNGs: Bool = false) {
+    /// The format a photo is written in: a stage's request, else the one asked for, else the default rule.
+    public func format(for photo: Photo) -> OutputFormat {
+        photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format
+            ?? (photo.auxiliary.isEmpty ? .jpeg : .heic)
+    }
+
+    public init(
+        directory: URL, format: OutputFormat?, quality: Int? = nil, writeAuxiliaryPNGs: Bool = false,
+        safety: OutputSafety = OutputSafety(), manifest: ResumeManifest? = nil
+    ) {
         self.directory = directory
         self.format = format
         self.quality = quality
         self.writeAuxiliaryPNGs = writeAuxiliaryPNGs
+        self.safety = safety
+        self.manifest = manifest
+    }
+
+    /// What was written for a photo, and notes on what its format could not hold.
+    public struct Written: Sendable {
+        public var output: URL
+        public var auxiliary: [URL]
+        /// By name, as stages' notes: "auxiliaryImages", "alpha", "bitDepth", "format".
+        public var notes: [String: String]
     }
 
     /// The photo's file and its auxiliary PNGs.
-    public func write(_ photo: Photo, stem: String) throws -> (output: URL, auxiliary: [URL]) {
+    public func write(_ photo: Photo, stem: String) throws -> Written {
         let request = photo.metadata.output
-        let format = request.format.flatMap(OutputFormat.init(rawValue:)) ?? format
+        let format = format(for: photo)
+        var notes = format.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs)
+        if let asked = self.format, format != asked {
+            notes["format"] = "written as \(format) as a stage asked (output.format), not \(asked) as --format said"
+            Log.emit(.warning, "\(photo.displayName): \(notes["format"]!)")
+        }
         let heif = HEIFWriteOptions(
             preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize)
+        let destination = directory.appendingPathComponent("\(stem).\(format.fileExtension)")
+        // Every file this photo would write is checked before any is written.
+        let auxiliary = writeAuxiliaryPNGs ? photo.auxiliary.keys.sorted() : []
+        for url in [destination] + auxiliary.map({ auxiliaryURL(stem: stem, role: $0) }) {
+            try safety.check(url, source: photo.source) { manifest?.records($0) ?? false }
+        }
         let encoded = try ImageEncoder.encode(
             photo, as: format, quality: request.quality ?? quality ?? format.defaultQuality, heif: heif)
-        let destination = directory.appendingPathComponent("\(stem).\(format.fileExtension)")
         try AtomicFile.write(encoded, to: destination)
-        return (destination, writeAuxiliaryPNGs ? try writeAuxiliaryImages(of: photo, stem: stem) : [])
+        return Written(output: destination, auxiliary: try writeAuxiliaryImages(auxiliary, of: photo, stem: stem), notes: notes)
+    }
+
+    private func auxiliaryURL(stem: String, role: ImageRole) -> URL {
+        directory.appendingPathComponent("\(stem).\(role.rawValue).png")
     }
 
     /// 8- and 16-bit images as they are; float ones (depth in metres,
     /// disparity) as 16-bit with their scale stated in the PNG (`ScaledPNG`).
-    private func writeAuxiliaryImages(of photo: Photo, stem: String) throws -> [URL] {
-        try photo.auxiliary.keys.sorted().map { role in
+    private func writeAuxiliaryImages(_ roles: [ImageRole], of photo: Photo, stem: String) throws -> [URL] {
+        try roles.map { role in
             let image = photo.auxiliary[role]!
-            let url = directory.appendingPathComponent("\(stem).\(role.rawValue).png")
+            let url = auxiliaryURL(stem: stem, role: role)
             let png: Data
             if image.format == .float32, image.channels == 1 {
                 png = try ScaledPNG.encode(image, what: role.rawValue)

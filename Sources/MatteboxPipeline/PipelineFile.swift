@@ -40,7 +40,7 @@ public struct PipelineFile: Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw MatteboxError("cannot read pipeline file \(path): \(error.localizedDescription)")
+            throw MatteboxError("cannot read pipeline file \(path): \(SystemError.describe(error))")
         }
         return try parse(text, path: path)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxImageIO
 import MatteboxPluginHost
 import MatteboxRuntime
 
@@ -30,15 +31,21 @@ public enum PipelineValidator {
         var available = providedRoles.union([.primary])
         for (number, stage) in file.stages.enumerated() {
             guard let plugin = registry.plugin(stage.plugin)?.description else {
-                let known = registry.available.map(\.description.id).sorted().joined(separator: ", ")
-                issues.append(.init(line: stage.line, message: "unknown plugin `\(stage.plugin)` (found: \(known.isEmpty ? "none" : known))"))
+                let ids = registry.available.map(\.description.id).sorted()
+                let known = ids.joined(separator: ", ")
+                issues.append(.init(
+                    line: stage.line,
+                    message: "unknown plugin `\(stage.plugin)`\(Suggestion.clause(for: stage.plugin, among: ids)) (found: \(known.isEmpty ? "none" : known))"))
                 continue
             }
             var values: [String: ParameterValue] = [:]
             for (key, raw) in stage.parameters {
                 guard let spec = plugin.parameter(key) else {
-                    let known = plugin.parameters.map(\.key).joined(separator: ", ")
-                    issues.append(.init(line: raw.line, message: "unknown parameter `\(key)` for \(plugin.id) (known: \(known.isEmpty ? "none" : known))"))
+                    let keys = plugin.parameters.map(\.key)
+                    let known = keys.joined(separator: ", ")
+                    issues.append(.init(
+                        line: raw.line,
+                        message: "unknown parameter `\(key)` for \(plugin.id)\(Suggestion.clause(for: key, among: keys)) (known: \(known.isEmpty ? "none" : known))"))
                     continue
                 }
                 do {
@@ -101,5 +108,23 @@ public enum PipelineValidator {
 
     private static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+extension ValidatedPipeline {
+    /// The plugin that packages photos as HEIF: it sets `output.format` to heic.
+    public static let heifPackagingPlugin = "org.mattebox.heif"
+
+    /// Fails when the format asked for on the command line conflicts with a
+    /// stage that decides the format itself, naming both: a request is never
+    /// silently overridden.
+    public func checkOutputFormat(_ format: OutputFormat?) throws {
+        guard let format, format != .heic,
+            let index = stages.firstIndex(where: { $0.plugin.id == Self.heifPackagingPlugin })
+        else { return }
+        let line = index < file.stages.count ? ":\(file.stages[index].line)" : ""
+        throw MatteboxError(
+            "--format \(format) conflicts with the \(Self.heifPackagingPlugin) stage at \(file.path)\(line), which writes HEIF",
+            hint: "drop --format, or the stage")
     }
 }

@@ -6,11 +6,15 @@ import Foundation
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw MatteboxError("cannot create the folder \(folder.path): \(SystemError.describe(error))")
+        }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).partial")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw MatteboxError("cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+            throw MatteboxError("cannot write in \(folder.path): \(SystemError.describe(errno))")
         }
         var failure: MatteboxError?
         data.withUnsafeBytes { buffer in
@@ -19,18 +23,18 @@ public enum AtomicFile {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = MatteboxError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+                    failure = MatteboxError("cannot write \(url.path): \(SystemError.describe(errno))")
                     return
                 }
                 offset += written
             }
         }
         if failure == nil, fsync(descriptor) != 0 {
-            failure = MatteboxError("cannot flush \(url.path): \(String(cString: strerror(errno)))")
+            failure = MatteboxError("cannot flush \(url.path) to disk: \(SystemError.describe(errno))")
         }
         close(descriptor)
         if failure == nil, rename(temporary.path, url.path) != 0 {
-            failure = MatteboxError("cannot rename into \(url.path): \(String(cString: strerror(errno)))")
+            failure = MatteboxError("cannot rename into \(url.path): \(SystemError.describe(errno))")
         }
         if let failure {
             unlink(temporary.path)

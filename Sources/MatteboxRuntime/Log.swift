@@ -94,3 +94,14 @@ struct StandardErrorLineHandler: LogHandler {
         Log.write(LogLevel(event.level), "\(event.message)", label: label)
     }
 }
+
+extension Log {
+    /// Says once when MATTEBOX_LOG holds something that is not a level,
+    /// instead of ignoring it.
+    public static func warnAboutEnvironment() {
+        guard let value = ProcessInfo.processInfo.environment["MATTEBOX_LOG"], !value.isEmpty,
+            !LogLevel.allCases.contains(where: { $0.name == value })
+        else { return }
+        emit(.warning, "MATTEBOX_LOG=\(value) is not one of debug, info, warning, error; using \(currentThreshold.name)")
+    }
+}

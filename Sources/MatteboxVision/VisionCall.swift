@@ -19,3 +19,8 @@ enum VisionCall {
         throw MatteboxError("\(what): \(message)")
     }
 }
+
+/// The OpenCV Mattebox was built with, for `--version`.
+public enum VisionLibrary {
+    public static var openCVVersion: String { String(cString: mbx_cv_version()) }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MatteboxCore
 import MatteboxRuntime
 
@@ -13,12 +14,66 @@ struct Mattebox: ParsableCommand {
             Plugins are found on MATTEBOX_PLUGIN_PATH (a ':'-separated list of folders), beside the \
             mattebox executable, in lib/mattebox/plugins-1 next to its bin folder, in \
             ~/.local/share/mattebox/plugins-1 and in /usr/local/lib and /usr/lib mattebox/plugins-1. \
-            Set MATTEBOX_LOG=info or debug for more detail on standard error.
+            Every command takes -q (errors only) and -v/-vv (more detail) for standard error; \
+            MATTEBOX_LOG=error|warning|info|debug sets the same level. Exit status: 0 success, \
+            1 a photo, file, device or plugin failed, 64 the command line is wrong.
             """,
-        version: MatteboxVersion.current,
+        version: VersionReport.text,
         subcommands: [
             ProcessCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
             EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self, DevicesCommand.self, CaptureCommand.self,
             ThermalCommand.self, WorkerCommand.self,
         ])
+
+    /// Parses and runs like ArgumentParser's own `main`, with three differences:
+    /// an error from a subcommand shows that subcommand's usage (not the
+    /// root's); an unknown command (or `help UNKNOWN`) fails with a
+    /// suggestion; command-line mistakes exit 64 and everything else 1.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = unknownCommand(in: arguments) {
+            FileHandle.standardError.write(Data("Error: \(problem)\nSee 'mattebox --help' for the commands.\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        Log.warnAboutEnvironment()
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            // A mistake on the command line found while running: this subcommand's usage, exit 64.
+            let subcommand = type(of: command)
+            let name = subcommand.configuration.commandName.map { "mattebox \($0)" } ?? "mattebox"
+            FileHandle.standardError.write(Data("""
+                Error: \(error.message)
+                Usage: \(usageString(for: subcommand))
+                  See '\(name) --help' for more information.
+
+                """.utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The names a user may type first (visible subcommands, and help).
+    static var commandNames: [String] {
+        configuration.subcommands.filter { $0.configuration.shouldDisplay }.compactMap { $0.configuration.commandName }
+    }
+
+    /// A message when the first word is not a command (or `help X` names none).
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let all = configuration.subcommands.compactMap { $0.configuration.commandName }
+        if first == "help" {
+            guard arguments.count > 1, let topic = arguments.dropFirst().first, !topic.hasPrefix("-") else { return nil }
+            return all.contains(topic)
+                ? nil : "no command `\(topic)` to show help for\(Suggestion.clause(for: topic, among: commandNames))"
+        }
+        return all.contains(first) ? nil : "unknown command `\(first)`\(Suggestion.clause(for: first, among: commandNames))"
+    }
 }

@@ -47,7 +47,7 @@ import Testing
         let out = folder.appendingPathComponent("out")
         let run = TestEnvironment.run([
             TestEnvironment.mattebox, "capture", "--cameras", config.path, "--count", "2", "--interval", "0.2",
-            "--quality", "quality", "--format", "jpeg", "-o", out.path, "--json",
+            "--priority", "quality", "--format", "jpeg", "-o", out.path, "--json",
         ])
         #expect(run.status == 0, "\(run.errors)")
         let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
@@ -62,9 +62,14 @@ import Testing
         #expect((report["previewFramesPerSecond"] as? Double ?? 0) > 10)
 
         let front = TestEnvironment.run([
-            TestEnvironment.mattebox, "capture", "--cameras", config.path, "--front", "--quality", "speed", "-o", out.path,
+            TestEnvironment.mattebox, "capture", "--cameras", config.path, "--front", "--priority", "speed", "-o", out.path,
         ])
-        #expect(front.status == 0 && front.output.contains(".heic"), "\(front.errors)")
+        // No depth or mattes from the default pipeline: the default format is JPEG, as for `process`.
+        #expect(front.status == 0 && front.output.contains(".jpg"), "\(front.errors)")
+        let moved = TestEnvironment.run([
+            TestEnvironment.mattebox, "capture", "--cameras", config.path, "--quality", "speed", "-o", out.path,
+        ])
+        #expect(moved.status == 64 && moved.errors.contains("use --priority speed"), "\(moved.errors)")
         let missing = TestEnvironment.run([
             TestEnvironment.mattebox, "capture", "--cameras", config.path, "--device", "/dev/video99", "-o", out.path,
         ])
@@ -74,7 +79,7 @@ import Testing
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/video0"), "needs a camera at /dev/video0"))
     func captureFromARealCamera() throws {
         let out = try TestEnvironment.scratchDirectory("capture-real")
-        let run = TestEnvironment.run([TestEnvironment.mattebox, "capture", "--device", "/dev/video0", "--quality", "speed", "-o", out.path])
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "capture", "--device", "/dev/video0", "--priority", "speed", "-o", out.path])
         #expect(run.status == 0, "\(run.errors)")
     }
 }

@@ -66,7 +66,8 @@ import Testing
         let succeeded = batch.process(wide, outputStem: "wide")
         #expect(succeeded.status == .ok)
         #expect(succeeded.stages.map(\.status) == [.ok, .ok])
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/wide.jpg").path))
+        // The first stage leaves a marker image, so the default format keeps it: HEIF.
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/wide.heic").path))
     }
 
     @Test func anOptionalStageFailureIsRolledBackAndSkipped() throws {

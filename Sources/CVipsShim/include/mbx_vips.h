@@ -41,6 +41,9 @@ typedef struct mbx_decoded {
 } mbx_decoded;
 
 /* Starts libvips once per process; returns 0 on success. */
+/* libvips' version ("8.14.1"), for --version. */
+const char *mbx_vips_version(void);
+
 int mbx_vips_start(void);
 
 /* Decodes the first image of a file as stored (no auto-rotation) to 8-bit

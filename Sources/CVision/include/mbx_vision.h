@@ -58,6 +58,9 @@ typedef struct mbx_cv_stereo_result {
     double baseline;         /* from the calibration, in its units (the square size's), else 0 */
 } mbx_cv_stereo_result;
 
+/* The OpenCV version Mattebox was built with (CV_VERSION), for --version. */
+const char *mbx_cv_version(void);
+
 /* Disparity in pixels of the left view at the matching size, every pixel
  * filled: out holds out_width * out_height floats (or the views' size).
  * Both views must have the same size. focal_px is at the matching size. */

@@ -47,7 +47,7 @@ public struct ReplayCameraConfig: Codable, Sendable {
     public static func load(_ url: URL) throws -> ReplayCameraConfig {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw MatteboxError("\(url.path): cannot read the cameras config: \(error.localizedDescription)")
+            throw MatteboxError("\(url.path): cannot read the cameras config: \(SystemError.describe(error))")
         }
         do {
             var config = try YAMLDecoder().decode(ReplayCameraConfig.self, from: text)

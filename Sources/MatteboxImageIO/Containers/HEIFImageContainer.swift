@@ -11,6 +11,7 @@ struct HEIFImageContainer: ImageContainer {
     let fileExtension = "heic"
     let canWrite = true
     let holdsAuxiliaryImages = true
+    let maximumBitsPerSample = 10
     var defaultQuality: Int { HEIFWriteOptions.defaultQuality }
 
     func recognizes(_ header: [UInt8]) -> Bool { HEIFReader.recognizes(header) }

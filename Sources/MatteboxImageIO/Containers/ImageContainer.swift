@@ -27,6 +27,10 @@ public protocol ImageContainer: Sendable {
     var canWrite: Bool { get }
     /// True when the file holds auxiliary images (depth, mattes) beside the primary.
     var holdsAuxiliaryImages: Bool { get }
+    /// True when Mattebox writes the primary's alpha channel into this format.
+    var holdsAlpha: Bool { get }
+    /// The most bits per sample Mattebox writes in this format.
+    var maximumBitsPerSample: Int { get }
     /// The quality used when none is asked for.
     var defaultQuality: Int { get }
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data
@@ -36,6 +40,29 @@ extension ImageContainer {
     public var aliases: [String] { [] }
     public var canWrite: Bool { false }
     public var holdsAuxiliaryImages: Bool { false }
+    public var holdsAlpha: Bool { false }
+    public var maximumBitsPerSample: Int { 8 }
+
+    /// What of `photo` this format cannot hold, as notes for the photo (by
+    /// name): auxiliary images (unless `auxiliaryBeside`, written as files
+    /// next to it), alpha, bit depth. Nothing is dropped without saying so.
+    public func limitations(of photo: Photo, auxiliaryBeside: Bool) -> [String: String] {
+        var notes: [String: String] = [:]
+        let roles = photo.auxiliary.keys.sorted().map(\.rawValue)
+        if !holdsAuxiliaryImages, !auxiliaryBeside, !roles.isEmpty {
+            notes["auxiliaryImages"] =
+                "\(roles.joined(separator: ", ")) not kept: \(displayName) holds only the primary image "
+                + "(write HEIF with --format heic, or add --aux-png for PNG files beside it)"
+        }
+        if !holdsAlpha, photo.primary.channels == 2 || photo.primary.channels == 4 {
+            notes["alpha"] = "the alpha channel was not kept: Mattebox writes \(displayName) without alpha"
+        }
+        let bits = photo.primary.format.bytesPerSample * 8
+        if bits > maximumBitsPerSample {
+            notes["bitDepth"] = "\(photo.primary.format) samples written as \(maximumBitsPerSample)-bit \(displayName)"
+        }
+        return notes
+    }
     public var defaultQuality: Int { 92 }
 
     public func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {

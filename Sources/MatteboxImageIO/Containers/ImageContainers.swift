@@ -7,9 +7,8 @@ import MatteboxRuntime
 public enum ImageContainers {
     public static let all: [any ImageContainer] = [
         HEIFImageContainer(),
-        VipsContainer.jpeg, VipsContainer.png, VipsContainer.tiff, VipsContainer.webp,
-        // Last: whatever else libvips loads (AVIF, GIF, ...), read only.
-        VipsContainer.otherFormats,
+        VipsContainer.jpeg, VipsContainer.png, VipsContainer.tiff, VipsContainer.webp, VipsContainer.avif,
+        VipsContainer.netpbm, BMPContainer(),
     ]
 
     /// The formats photos can be written as.
@@ -24,9 +23,33 @@ public enum ImageContainers {
     public static func reader(for url: URL) throws -> any ImageContainer {
         let header = try Self.header(of: url)
         guard let container = all.first(where: { $0.recognizes(header) }) else {
-            throw MatteboxError("\(url.path): not an image format Mattebox reads")
+            let guess = FileSignature.describe(header).map { " (it looks like \($0))" } ?? ""
+            throw MatteboxError("\(url.path): not an image format Mattebox reads\(guess); it reads \(readableNames)")
         }
         return container
+    }
+
+    /// The container a file is in, by its first bytes, when Mattebox reads it.
+    public static func container(of url: URL) -> (any ImageContainer)? {
+        guard let header = try? Self.header(of: url) else { return nil }
+        return all.first { $0.recognizes(header) }
+    }
+
+    /// What a file is, in words with an article ("a JPEG image", "a Canon CR3
+    /// raw file"), by its first bytes; nil when nothing is recognised.
+    public static func describe(_ url: URL) -> String? {
+        guard let header = try? Self.header(of: url) else { return nil }
+        if let container = all.first(where: { $0.recognizes(header) }) {
+            let article = "AEFHILMNORSX".contains(container.displayName.first ?? "x") ? "an" : "a"
+            return "\(article) \(container.displayName) image"
+        }
+        return FileSignature.describe(header)
+    }
+
+    /// "JPEG, PNG, TIFF, WebP, HEIF and AVIF".
+    public static var readableNames: String {
+        let names = all.map(\.displayName)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// "jpeg, png or heic": the writable names for help and messages.
@@ -35,7 +58,7 @@ public enum ImageContainers {
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
-    private static func header(of url: URL) throws -> [UInt8] {
+    static func header(of url: URL) throws -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw MatteboxError("\(url.path): cannot be opened for reading: \(String(cString: strerror(errno)))")
         }

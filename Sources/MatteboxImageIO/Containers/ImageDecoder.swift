@@ -17,6 +17,11 @@ public enum ImageDecoder {
     public static func decodeAuxiliaryImage(at url: URL) throws -> PixelImage {
         try Vips.start()
         try InputFile.checkReadable(url)
+        let container = try ImageContainers.reader(for: url)
+        guard container is VipsContainer else {
+            // Formats libvips does not read (BMP): decode, then keep one channel.
+            return try container.readPhoto(at: url).primary.converted(channels: 1, eightBit: false)
+        }
         var pixels = mbx_pixels()
         try Vips.call { mbx_vips_decode_mono_file(url.path, &pixels, $0) }
         return try Vips.image(adopting: pixels)

@@ -14,6 +14,8 @@ struct VipsContainer: ImageContainer {
     let displayName: String
     let fileExtension: String
     let canWrite: Bool
+    var holdsAlpha: Bool { name == "png" }
+    var maximumBitsPerSample: Int { name == "png" ? 16 : 8 }
     private let signature: @Sendable ([UInt8]) -> Bool
 
     func recognizes(_ header: [UInt8]) -> Bool { signature(header) }
@@ -30,10 +32,16 @@ struct VipsContainer: ImageContainer {
     static let webp = VipsContainer(
         name: "webp", aliases: [], displayName: "WebP", fileExtension: "webp", canWrite: false,
         signature: { $0.count >= 12 && $0.starts(with: Array("RIFF".utf8)) && Array($0[8..<12]) == Array("WEBP".utf8) })
-    /// Anything else libvips has a loader for; it decides whether it can.
-    static let otherFormats = VipsContainer(
-        name: "other", aliases: [], displayName: "other formats libvips loads", fileExtension: "", canWrite: false,
-        signature: { _ in true })
+    /// AVIF (HEIF with AV1): read by libvips' libheif loader, which applies irot/imir itself.
+    static let avif = VipsContainer(
+        name: "avif", aliases: [], displayName: "AVIF", fileExtension: "avif", canWrite: false,
+        signature: { FileSignature.isftyp($0, brands: ["avif", "avis"]) })
+
+    /// PBM/PGM/PPM and PFM (float, Middlebury's disparity format), by libvips' own loader.
+    static let netpbm = VipsContainer(
+        name: "pnm", aliases: ["pfm", "ppm", "pgm"], displayName: "Netpbm (PPM, PGM, PFM)", fileExtension: "ppm",
+        canWrite: false,
+        signature: { $0.count >= 2 && $0[0] == 0x50 && Array("123456fF".utf8).contains($0[1]) })
 
     func readPhoto(at url: URL) throws -> Photo {
         try Vips.start()

@@ -1,5 +1,7 @@
 import Foundation
 import MatteboxCore
+import MatteboxImageIO
+import MatteboxRuntime
 
 /// One photo of a batch and where its results go: `stem` is the output path
 /// relative to the output folder, without extension (`trip/day1/IMG_0001`).
@@ -24,7 +26,41 @@ public enum BatchInputs {
         "jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "hif", "avif",
     ]
 
-    public static func collect(_ paths: [String], outputDirectory: URL) -> [BatchInput] {
+    /// Fails before any work when a photo's output (in the format asked for)
+    /// would be one of the run's inputs: `process photo.jpg -o .`.
+    public static func refuseOutputsOverInputs(_ inputs: [BatchInput], options: BatchOptions) throws {
+        let formats = options.format.map { [$0] } ?? [.jpeg, .heic]
+        let clashes = inputs.flatMap { input in
+            formats.compactMap { format -> String? in
+                let output = options.outputDirectory.appendingPathComponent("\(input.stem).\(format.fileExtension)")
+                guard let identity = FileIdentity(output), options.safety.inputs.contains(identity) else { return nil }
+                return output.path
+            }
+        }
+        guard let first = clashes.first else { return }
+        throw MatteboxError(
+            "\(clashes.count == 1 ? "an output" : "\(clashes.count) outputs") would replace an input (\(first)); "
+                + "an output never replaces an input, so nothing was written",
+            hint: "choose another output folder with -o")
+    }
+
+    /// The photos among `paths`; with `sidecars`, files that are another
+    /// photo's sidecar (`NAME.depth.png` beside `NAME.jpg`) are left out, as
+    /// they are attached to that photo instead.
+    public static func collect(_ paths: [String], outputDirectory: URL, sidecars: Bool = true) -> [BatchInput] {
+        let photos = collectFiles(paths, outputDirectory: outputDirectory)
+        guard sidecars else { return photos }
+        var siblings: [URL: Set<String>] = [:]
+        return photos.filter { input in
+            let folder = input.url.deletingLastPathComponent()
+            if siblings[folder] == nil {
+                siblings[folder] = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            }
+            return Sidecars.role(of: input.url, siblings: siblings[folder]!) == nil
+        }
+    }
+
+    private static func collectFiles(_ paths: [String], outputDirectory: URL) -> [BatchInput] {
         let output = outputDirectory.standardizedFileURL.path
         var found: [(url: URL, relative: String)] = []
         for path in paths {

@@ -7,7 +7,8 @@ import MatteboxRuntime
 /// How `mattebox process` writes what the pipeline produced.
 public struct BatchOptions: Sendable, Codable {
     public var outputDirectory: URL
-    public var format: OutputFormat = .jpeg
+    /// `--format`; nil: `PhotoWriter.defaultFormatRule`.
+    public var format: OutputFormat?
     /// Nil: 92 for JPEG, 75 for HEIF.
     public var quality: Int?
     /// Overrides the camera position read from EXIF (for mirroring policies).
@@ -16,6 +17,15 @@ public struct BatchOptions: Sendable, Codable {
     public var auxiliaryInputs: [ImageRole: URL] = [:]
     /// Also write every auxiliary image as `<stem>.<role>.png`.
     public var writeAuxiliaryPNGs = false
+    /// Attach `NAME.<role>.png|pfm|tif` files beside each photo as its auxiliary images.
+    public var sidecars = true
+    /// The roles sidecars bring to at least one photo of the run (stages may ask for them).
+    public var sidecarRoles: Set<ImageRole> = []
+
+    /// The images photos arrive with besides the primary, for pipeline validation.
+    public var providedRoles: Set<ImageRole> { sidecarRoles.union(auxiliaryInputs.keys) }
+    /// What outputs may replace: never an input; existing files per `--overwrite`/`--no-clobber`.
+    public var safety = OutputSafety()
 
     public init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
 }
@@ -63,18 +73,26 @@ public struct BatchProcessor: Sendable {
     public init(runner: PipelineRunner, options: BatchOptions) {
         self.runner = runner
         self.options = options
-        writer = PhotoWriter(
+        let writer = PhotoWriter(
             directory: options.outputDirectory, format: options.format, quality: options.quality,
-            writeAuxiliaryPNGs: options.writeAuxiliaryPNGs)
+            writeAuxiliaryPNGs: options.writeAuxiliaryPNGs, safety: options.safety,
+            manifest: ResumeManifest(outputDirectory: options.outputDirectory, shard: nil))
+        self.writer = writer
     }
 
     public func process(_ input: URL, outputStem: String) -> PhotoOutcome {
         var outcome = PhotoOutcome(input: input.path, status: .failed)
         do {
             var clock = ContinuousClock.now
-            outcome.inputSHA256 = try? ContentHash.sha256(fileAt: input)
+            // What the input is, first: a FIFO or a device must fail now, not block or be read forever.
+            try InputFile.checkReadable(input)
+            outcome.inputSHA256 = try? ContentHash.sha256(photoAt: input, sidecars: options.sidecars)
             var photo = try ImageDecoder.decodePhoto(at: input)
             if let position = options.cameraPosition { photo.metadata.capture.position = position }
+            let sidecars = options.sidecars ? Sidecars.find(for: input) : [:]
+            for (role, url) in sidecars where options.auxiliaryInputs[role] == nil {
+                photo.setAuxiliary(try Sidecars.read(url, role: role), for: role)
+            }
             for (role, url) in options.auxiliaryInputs {
                 photo.setAuxiliary(try ImageDecoder.decodeAuxiliaryImage(at: url), for: role)
             }
@@ -88,10 +106,14 @@ public struct BatchProcessor: Sendable {
             }
             clock = ContinuousClock.now
             let written = try writer.write(photo, stem: outputStem)
+            outcome.notes.merge(written.notes) { stage, _ in stage }
             outcome.output = written.output.path
             outcome.auxiliaryOutputs = written.auxiliary.map(\.path)
             outcome.encodeSeconds = clock.secondsSince
             outcome.status = .ok
+        } catch let exists as OutputExists {
+            outcome.status = .skipped
+            outcome.error = exists.description
         } catch let error as MatteboxError {
             // The one place a photo's error gets its file name, unless it already has it.
             outcome.error = error.message.contains(input.path) ? error.description : "\(input.path): \(error)"

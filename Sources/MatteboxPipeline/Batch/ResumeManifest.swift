@@ -65,6 +65,15 @@ public final class ResumeManifest: Sendable {
         return complete ? entry : nil
     }
 
+    /// True when an entry lists `url` among its outputs: Mattebox wrote it there.
+    public func records(_ url: URL) -> Bool {
+        let root = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
+        let path = url.standardizedFileURL.path
+        guard path.hasPrefix(root) else { return false }
+        let relative = String(path.dropFirst(root.count))
+        return entries.withLock { $0.values.contains { $0.outputs.contains(relative) } }
+    }
+
     /// Appends an entry and flushes it to disk.
     public func record(_ entry: Entry) throws {
         var line = try JSONEncoder().encode(entry)

@@ -18,7 +18,7 @@ public struct WorkerSetup: Codable, Sendable {
     /// validated against them, and a processor writing as the options say.
     func makeProcessor() throws -> BatchProcessor {
         let registry = PluginRegistry.discoverForThisExecutable()
-        let validated = try pipeline.validate(registry: registry, providedRoles: Set(options.auxiliaryInputs.keys))
+        let validated = try pipeline.validate(registry: registry, providedRoles: options.providedRoles)
         return BatchProcessor(runner: try PipelineRunner(pipeline: validated, registry: registry), options: options)
     }
 }

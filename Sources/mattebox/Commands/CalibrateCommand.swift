@@ -16,6 +16,7 @@ struct CalibrateCommand: ParsableCommand {
             --calibration` and the Depth plugin's calibration parameter rectify with.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @Option(help: "Folder of left-camera chessboard photos.") var left: String
     @Option(help: "Folder of right-camera chessboard photos.") var right: String
     @Option(help: "Inner corners, COLSxROWS.") var board: String = "9x6"

@@ -19,13 +19,15 @@ struct CaptureCommand: ParsableCommand {
         abstract: "Take photos from a camera, run them through a pipeline, and write them.",
         discussion: """
             The photo is the frame being exposed when the shutter was pressed (zero shutter lag). \
-            --quality speed takes that frame as it is, balanced the sharpest of the last two frames \
-            up to the press, quality switches the camera to its largest size for the still. With \
+            --priority speed takes that frame as it is, balanced the sharpest of the last two frames \
+            up to the press, quality switches the camera to its largest size for the still. \
+            --quality is the JPEG or HEIF quality (1-100), as for `mattebox process`. With \
             no camera, a replay camera plays the bundled samples (see `mattebox devices`). The \
             session follows system pressure (`mattebox thermal`): 20 fps and no depth at serious, \
             no mattes at critical, paused at shutdown.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @OptionGroup var sources: CameraSources
     @Option(help: "Camera id, path or name (see `mattebox devices`).") var device: String?
     @Flag(help: "Use the front camera.") var front = false
@@ -33,8 +35,10 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "Photos to take.") var count = 1
     @Option(help: "Seconds between photos.") var interval: Double = 1
     @Option(help: "Pipeline file (YAML); default: turn photos upright.") var pipeline: String?
-    @Option(help: "Quality prioritisation: speed, balanced or quality.") var quality: String = "balanced"
-    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias; heic keeps depth and mattes inside.") var format: String = "heic"
+    @Option(help: "Quality prioritisation: speed, balanced or quality.") var priority: String = "balanced"
+    @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: String?
+    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias; default: \(PhotoWriter.defaultFormatRule).")
+    var format: String?
     @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String
     @Flag(help: "Mirror front camera photos as the preview shows them.") var mirrorFront = false
     @Flag(help: "Print a JSON report instead of text.") var json = false
@@ -68,10 +72,16 @@ struct CaptureCommand: ParsableCommand {
     func validate() throws {
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
         guard interval >= 0 else { throw ValidationError("--interval must not be negative") }
-        guard QualityPrioritization(rawValue: quality) != nil else {
-            throw ValidationError("--quality takes speed, balanced or quality, not \(quality)")
+        guard QualityPrioritization(rawValue: priority) != nil else {
+            throw ValidationError("--priority takes speed, balanced or quality, not \(priority)")
         }
-        guard OutputFormat(rawValue: format) != nil else { throw ValidationError("--format takes \(ImageContainers.writableNames), not \(format)") }
+        if let quality, Int(quality).map({ (1...100).contains($0) }) != true {
+            let moved = QualityPrioritization(rawValue: quality) != nil ? " (for speed/balanced/quality, use --priority \(quality))" : ""
+            throw ValidationError("--quality takes a number 1-100, not \(quality)\(moved)")
+        }
+        if let format, OutputFormat(rawValue: format) == nil {
+            throw ValidationError("--format takes \(ImageContainers.writableNames), not \(format)")
+        }
         guard [device != nil, front, back].filter({ $0 }).count <= 1 else {
             throw ValidationError("choose one of --device, --front and --back")
         }
@@ -81,11 +91,12 @@ struct CaptureCommand: ParsableCommand {
         let cameras = try sources.discover()
         let camera = try chooseCamera(cameras)
         let directory = URL(fileURLWithPath: output)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try OutputFolder.prepare(directory)
         let session = try CaptureService.makeSession(
             cameras: cameras, camera: camera, pipeline: try PipelineSource.load(pipeline),
             registry: PluginRegistry.discoverForThisExecutable(),
-            writer: PhotoWriter(directory: directory, format: OutputFormat(rawValue: format)!),
+            writer: PhotoWriter(
+                directory: directory, format: format.flatMap(OutputFormat.init(rawValue:)), quality: quality.flatMap { Int($0) }),
             pressureMonitor: PressureMonitor())
         let report = try runBlocking { try await shoot(session, camera: camera) }
         if json { return try JSONOutput.print(report) }
@@ -110,7 +121,7 @@ struct CaptureCommand: ParsableCommand {
         }
         guard let chosen else {
             let wanted = device ?? (front ? "a front camera" : back ? "a back camera" : "a usable camera")
-            throw ValidationError("no camera matches \(wanted); `mattebox devices` lists them")
+            throw MatteboxError("no camera matches \(wanted); `mattebox devices` lists them")
         }
         if let problem = chosen.problem { throw MatteboxError(problem) }
         return chosen
@@ -126,7 +137,7 @@ struct CaptureCommand: ParsableCommand {
         var photos: [Photo] = []
         for index in 0..<count {
             if index > 0 { try await Task.sleep(for: .seconds(interval)) }
-            let settings = PhotoSettings(quality: QualityPrioritization(rawValue: quality)!, mirrorsFrontCamera: mirrorFront)
+            let settings = PhotoSettings(quality: QualityPrioritization(rawValue: priority)!, mirrorsFrontCamera: mirrorFront)
             let result = try await session.capturePhoto(settings)
             photos.append(Photo(
                 output: result.output.path, frameSequence: result.frameSequence, width: result.size.width,

@@ -16,6 +16,7 @@ struct DepthCommand: ParsableCommand {
             Every pixel is filled; --json reports how many were matched before filling.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @Argument(help: "The left view (the reference).") var left: String
     @Argument(help: "The right view.") var right: String
     @Option(name: .shortAndLong, help: "Output file: .pfm or .png.") var output: String

@@ -16,6 +16,7 @@ struct DevicesCommand: ParsableCommand {
             The default camera (marked *) is the first back camera, else front, else external.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @OptionGroup var sources: CameraSources
     @Flag(help: "Print JSON instead of text.") var json = false
 

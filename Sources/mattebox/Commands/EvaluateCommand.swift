@@ -18,6 +18,7 @@ struct EvaluateCommand: ParsableCommand {
             it: FASSEG counts the eyebrows as hair (the plugin is run with brows: true), LaPa does not.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @Argument(help: "Folder with the evaluation data.") var directory: String
     @Flag(help: "Print the tables as JSON.") var json = false
 

@@ -19,8 +19,10 @@ struct ExportCommand: ParsableCommand {
             it already has unless one is given here.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @Argument(help: "The photo (JPEG, PNG, TIFF, WebP or HEIC).") var photo: String
-    @Option(name: .shortAndLong, help: "The HEIF file to write.") var output: String
+    @Option(name: .shortAndLong, help: "The HEIF file to write (.heic or .heif), a folder to write NAME.heic in, or - for standard output.")
+    var output: String
     @Option(help: "A depth map (distance).") var depth: String?
     @Option(help: "A disparity map (1/distance).") var disparity: String?
     @Option(help: "A portrait effects matte.") var portraitMatte: String?
@@ -32,6 +34,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "x265 preset (ultrafast ... slower); default follows the capture quality, 'fast'.")
     var preset: String?
     @Option(help: "Longest side of the thumbnail; 0 for none.") var thumbnailSize: Int = 320
+    @Flag(help: "Replace the output file if it exists (never an input).") var overwrite = false
     @Flag(help: "Print a JSON report.") var json = false
 
     static let matteRoles: [String: ImageRole] = [
@@ -45,9 +48,13 @@ struct ExportCommand: ParsableCommand {
         }
         let range = try depthRange.map(Self.parseRange)
         let inputs = try auxiliaryInputs()
+        let input = URL(fileURLWithPath: photo)
+        let target = try OutputPath.resolve(
+            output, defaultName: input.deletingPathExtension().lastPathComponent + ".heic", extensions: ["heic", "heif"],
+            what: "export's HEIF", inputs: [input] + inputs.map { URL(fileURLWithPath: $0.1) }, overwrite: overwrite)
 
         let clock = ContinuousClock.now
-        var photo = try ImageDecoder.decodePhoto(at: URL(fileURLWithPath: photo))
+        var photo = try ImageDecoder.decodePhoto(at: input)
         for (role, path) in inputs {
             let image = try ImageDecoder.decodeAuxiliaryImage(at: URL(fileURLWithPath: path))
             try Self.checkAspect(of: image, role: role, file: path, against: photo)
@@ -62,8 +69,8 @@ struct ExportCommand: ParsableCommand {
         }
         let options = HEIFWriteOptions(quality: quality, preset: preset, thumbnailSize: thumbnailSize)
         let data = try HEIFWriter.encode(photo, options: options)
-        let destination = URL(fileURLWithPath: output)
-        try AtomicFile.write(data, to: destination)
+        try OutputPath.write(data, to: target)
+        guard case .file(let destination) = target else { return }
         let report = ExportReport(
             input: self.photo, output: destination.path, bytes: data.count,
             seconds: clock.secondsSince,

@@ -18,13 +18,25 @@ struct InspectCommand: ParsableCommand {
             a colour map) and each one laid over the primary, with labels.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @Argument(help: "A HEIF/HEIC file.") var file: String
     @Flag(help: "Print the listing as JSON.") var json = false
-    @Option(help: "Also write a contact sheet PNG to this path.") var sheet: String?
+    @Option(help: "Also write a contact sheet PNG to this path (its folder must exist).") var sheet: String?
+    @Flag(help: "Replace the contact sheet if it exists.") var overwrite = false
     @Option(help: "Height of each image on the contact sheet, in pixels.") var sheetHeight: Int = 240
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
+        try InputFile.checkReadable(url)
+        if ImageContainers.container(of: url)?.name != "heic" {
+            let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""
+            throw MatteboxError("\(url.path): not a HEIF file\(kind); inspect reads HEIF and HEIC files")
+        }
+        let sheetTarget = try sheet.map { path in
+            try OutputPath.resolve(
+                path, defaultName: url.deletingPathExtension().lastPathComponent + "-sheet.png", extensions: ["png"],
+                what: "the contact sheet", inputs: [url], overwrite: overwrite)
+        }
         let summary = try HEIFInspector.inspect(at: url)
         let libheif = HEIFInspector.libheifVerdict(at: url)
         if json {
@@ -32,12 +44,13 @@ struct InspectCommand: ParsableCommand {
         } else {
             print(InspectionText.render(summary, libheif: libheif))
         }
-        if let sheet {
+        if let sheetTarget {
             let photo = try ImageDecoder.decodePhoto(at: url)
             let image = try ContactSheet.render(photo, tileHeight: sheetHeight)
-            let destination = URL(fileURLWithPath: sheet)
-            try AtomicFile.write(try ImageEncoder.encode(image, as: .png), to: destination)
-            if !json { print("contact sheet: \(destination.path) (\(image.width)x\(image.height))") }
+            try OutputPath.write(try ImageEncoder.encode(image, as: .png), to: sheetTarget)
+            if !json, case .file(let destination) = sheetTarget {
+                print("contact sheet: \(destination.path) (\(image.width)x\(image.height))")
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ struct PipelineCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate a pipeline file against the installed plugins and list its stages.")
 
+        @OptionGroup var verbosity: Verbosity
         @Argument(help: "The pipeline file (YAML).") var file: String
         @Option(name: .customLong("with-aux"), help: "Roles the input photos will carry (e.g. depth).")
         var providedRoles: [String] = []

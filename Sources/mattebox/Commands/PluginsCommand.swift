@@ -15,6 +15,7 @@ struct PluginsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List every plugin on the search path, and every file refused with the reason.")
 
+        @OptionGroup var verbosity: Verbosity
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
@@ -45,14 +46,17 @@ struct PluginsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Describe a plugin: inputs, outputs and typed parameters with defaults and ranges.")
 
+        @OptionGroup var verbosity: Verbosity
         @Argument(help: "The plugin id, e.g. org.mattebox.orientation.") var id: String
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
             let registry = PluginRegistry.discoverForThisExecutable()
             guard let entry = registry.plugin(id) else {
-                let known = registry.available.map(\.description.id).joined(separator: ", ")
-                throw ValidationError("no plugin \(id) on the search path (found: \(known.isEmpty ? "none" : known))")
+                let ids = registry.available.map(\.description.id)
+                let known = ids.joined(separator: ", ")
+                throw MatteboxError(
+                    "no plugin \(id) on the search path\(Suggestion.clause(for: id, among: ids)) (found: \(known.isEmpty ? "none" : known))")
             }
             if json {
                 try JSONOutput.print(InspectReport(path: entry.path, plugin: entry.description))

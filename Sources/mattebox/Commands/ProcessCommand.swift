@@ -23,11 +23,12 @@ struct ProcessCommand: ParsableCommand {
             their EXIF orientation.
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @Argument(help: "Photos, or folders to walk for photos.") var photos: [String]
     @Option(name: .shortAndLong, help: "Folder to write results to (created if missing).") var output: String
     @Option(help: "Pipeline file (YAML) listing the stages.") var pipeline: String?
-    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); heic keeps depth and mattes in the file.")
-    var format: String = "jpeg"
+    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.")
+    var format: String?
     @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: Int?
     @Option(help: "Camera position for mirroring policies: front, back, external (default: from EXIF).")
     var cameraPosition: String?
@@ -43,11 +44,21 @@ struct ProcessCommand: ParsableCommand {
     var report: String?
     @Option(help: "Seconds one photo may take before its worker is killed and the photo fails.")
     var timeout: Double = 600
+    @Flag(help: "Do not attach NAME.<role>.png|pfm|tif files beside NAME.jpg as its auxiliary images; process them as photos.")
+    var noSidecars = false
+    @Flag(help: "Replace existing files in the output folder that Mattebox did not write there (never an input).")
+    var overwrite = false
+    @Flag(name: [.customShort("n"), .customLong("no-clobber")], help: "Skip photos whose output file already exists.")
+    var noClobber = false
     @Flag(help: "Print per-stage timings for every photo.") var timings = false
     @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
 
+    func validate() throws {
+        guard !(overwrite && noClobber) else { throw ValidationError("choose one of --overwrite and --no-clobber") }
+    }
+
     func run() throws {
-        let options = try batchOptions()
+        var options = try batchOptions()
         guard jobs.map({ $0 >= 1 }) ?? true else { throw ValidationError("--jobs must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         let selectedShard = try shard.map { text in
@@ -56,19 +67,28 @@ struct ProcessCommand: ParsableCommand {
             }
             return parsed
         }
-        let all = BatchInputs.collect(photos, outputDirectory: options.outputDirectory)
-        guard !all.isEmpty else { throw ValidationError("no photos found in \(photos.joined(separator: ", "))") }
+        let all = BatchInputs.collect(photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars)
+        guard !all.isEmpty else { throw MatteboxError("no photos found in \(photos.joined(separator: ", "))") }
         if !options.auxiliaryInputs.isEmpty, all.count > 1 {
             throw ValidationError("--aux attaches images to one photo; give exactly one photo with it")
         }
         let inputs = selectedShard.map { shard in all.filter(shard.includes) } ?? all
+        options.safety = OutputSafety(
+            existingFiles: overwrite ? .overwrite : noClobber ? .skip : .refuse,
+            inputs: Set(all.compactMap { FileIdentity($0.url) }))
+        try BatchInputs.refuseOutputsOverInputs(inputs, options: options)
 
         let registry = PluginRegistry.discoverForThisExecutable()
         let source = try PipelineSource.load(pipeline)
-        let validated = try source.validate(registry: registry, providedRoles: Set(options.auxiliaryInputs.keys))
+        if options.sidecars {
+            options.sidecarRoles = Set(inputs.flatMap { Sidecars.find(for: $0.url).keys })
+        }
+        let validated = try source.validate(registry: registry, providedRoles: options.providedRoles)
+        try validated.checkOutputFormat(options.format)
+        try OutputFolder.prepare(options.outputDirectory)
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
         let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard)
-        let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
+        let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint, sidecars: options.sidecars) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var scheduler = BatchScheduler(
@@ -94,7 +114,8 @@ struct ProcessCommand: ParsableCommand {
             mattebox: MatteboxVersion.current, pipeline: source.path, pipelineSHA256: fingerprint, jobs: workers,
             peakConcurrency: run.peakConcurrency, highestPressure: pressure.highest.description,
             shard: selectedShard?.description, wallSeconds: clock.secondsSince, total: outcomes.count,
-            succeeded: outcomes.filter { $0.status == .ok }.count, failed: failed, skipped: skipped.count,
+            succeeded: outcomes.filter { $0.status == .ok }.count, failed: failed,
+            skipped: outcomes.filter { $0.status == .skipped }.count,
             photos: outcomes)
         if let report {
             try AtomicFile.write(try JSONOutput.encode(summary), to: URL(fileURLWithPath: report))
@@ -104,6 +125,8 @@ struct ProcessCommand: ParsableCommand {
         } else {
             var line = "\(summary.succeeded) succeeded, \(failed) failed"
             if !skipped.isEmpty { line += ", \(skipped.count) already done" }
+            let kept = summary.skipped - skipped.count
+            if kept > 0 { line += ", \(kept) skipped (output exists)" }
             if let shard = selectedShard { line += " (shard \(shard) of \(all.count) photos)" }
             print(line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, workers, workers == 1 ? "" : "s"))
         }
@@ -112,13 +135,17 @@ struct ProcessCommand: ParsableCommand {
 
     private func batchOptions() throws -> BatchOptions {
         var options = BatchOptions(outputDirectory: URL(fileURLWithPath: output).standardizedFileURL)
-        guard let outputFormat = OutputFormat(rawValue: format) else {
-            throw ValidationError("--format must be \(ImageContainers.writableNames), not \(format)")
+        let outputFormat = try format.map { name in
+            guard let parsed = OutputFormat(rawValue: name) else {
+                throw ValidationError("--format must be \(ImageContainers.writableNames), not \(name)")
+            }
+            return parsed
         }
         guard quality.map({ (1...100).contains($0) }) ?? true else { throw ValidationError("--quality must be 1...100") }
         options.format = outputFormat
         options.quality = quality
         options.writeAuxiliaryPNGs = auxPng
+        options.sidecars = !noSidecars
         if let cameraPosition {
             guard let position = CameraPosition(rawValue: cameraPosition) else {
                 throw ValidationError("--camera-position must be front, back or external")
@@ -128,7 +155,10 @@ struct ProcessCommand: ParsableCommand {
         for item in auxiliary {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, ImageRole(parts[0]).isValidName, parts[0] != "primary" else {
-                throw ValidationError("--aux takes ROLE=FILE with a role such as depth or portraitMatte, not \(item)")
+                let roles = ImageRole.wellKnown.filter { $0 != .primary }.map(\.rawValue)
+                let typed = parts.first ?? item
+                throw ValidationError(
+                    "--aux takes ROLE=FILE with a role such as depth or portraitMatte, not \(item)\(Suggestion.clause(for: typed, among: roles))")
             }
             options.auxiliaryInputs[ImageRole(parts[0])] = URL(fileURLWithPath: parts[1]).standardizedFileURL
         }

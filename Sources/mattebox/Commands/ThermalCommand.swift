@@ -16,6 +16,7 @@ struct ThermalCommand: ParsableCommand {
             a batch pauses. MATTEBOX_SYSTEM_ROOT points at another root (for tests and demos).
             """)
 
+    @OptionGroup var verbosity: Verbosity
     @Flag(help: "Print JSON instead of text.") var json = false
     @Option(help: "Keep printing every N seconds (with hysteresis applied across samples).") var watch: Double?
 
