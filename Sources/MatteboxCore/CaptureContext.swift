@@ -26,6 +26,10 @@ public struct CaptureContext: Sendable, Codable, Equatable {
     public var timestamp: Date?
     public var thermalLevel: String?
     public var quality: QualityPrioritization = .balanced
+    /// What the camera reported when the frame was taken: seconds, ISO, automatic white balance.
+    public var exposureTime: Double?
+    public var iso: Int?
+    public var autoWhiteBalance: Bool?
 
     public init() {}
 }

@@ -59,15 +59,23 @@ public struct OutputExists: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path) exists; skipped (--no-clobber)" }
 }
 
-/// Checks an output folder before any work: it exists (or is made) and is a
-/// folder this process can write in.
+/// Checks an output folder before any work: it exists (or is made, unless
+/// `create` is false: a dry run checks its parent instead) and is a folder
+/// this process can write in.
 public enum OutputFolder {
-    public static func prepare(_ url: URL) throws {
+    public static func prepare(_ url: URL, create: Bool = true) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw MatteboxError("output folder \(url.path) is a file", hint: "give -o a folder")
             }
+        } else if !create {
+            var parent = url.deletingLastPathComponent()
+            while !FileManager.default.fileExists(atPath: parent.path) { parent.deleteLastPathComponent() }
+            guard access(parent.path, W_OK | X_OK) == 0 else {
+                throw MatteboxError("cannot create the output folder \(url.path): \(parent.path) is not writable")
+            }
+            return
         } else {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -1,7 +1,9 @@
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// A typed parameter value as pipeline files and plugins exchange it.
+/// In JSON it is the plain value (`"normalize"`, `0.5`, `true`).
 public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertible {
     case bool(Bool)
     case int(Int64)
@@ -17,6 +19,37 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         }
     }
 
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    /// The same value as the type a parameter declares (JSON does not tell 2 from 2.0).
+    func typed(as type: ParameterType) -> ParameterValue {
+        switch (self, type) {
+        case (.int(let value), .double): return .double(Double(value))
+        default: return self
+        }
+    }
+
     public var jsonValue: Any {
         switch self {
         case .bool(let value): return value
@@ -28,7 +61,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
 }
 
 /// The types a plugin parameter can have. Raw values match `mbx_param_type`.
-public enum ParameterType: Int, Sendable, Codable, CustomStringConvertible {
+public enum ParameterType: Int, Sendable, NamedCoding {
     case bool = 1, int = 2, double = 3, string = 4, enumeration = 5
 
     public var description: String {
@@ -53,6 +86,48 @@ public struct ParameterSpec: Sendable, Codable, Equatable {
     public var maximum: Double?
     public var enumValues: [String]
     public var unit: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case key, description, type, defaultValue, minimum, maximum, enumValues, unit
+    }
+
+    public init(
+        key: String, description: String, type: ParameterType, defaultValue: ParameterValue, minimum: Double?,
+        maximum: Double?, enumValues: [String], unit: String?
+    ) {
+        self.key = key
+        self.description = description
+        self.type = type
+        self.defaultValue = defaultValue.typed(as: type)
+        self.minimum = minimum
+        self.maximum = maximum
+        self.enumValues = enumValues
+        self.unit = unit
+    }
+
+    public init(from decoder: Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            key: try values.decode(String.self, forKey: .key), description: try values.decode(String.self, forKey: .description),
+            type: try values.decode(ParameterType.self, forKey: .type),
+            defaultValue: try values.decode(ParameterValue.self, forKey: .defaultValue),
+            minimum: try values.decodeIfPresent(Double.self, forKey: .minimum),
+            maximum: try values.decodeIfPresent(Double.self, forKey: .maximum),
+            enumValues: try values.decode([String].self, forKey: .enumValues),
+            unit: try values.decodeIfPresent(String.self, forKey: .unit))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(key, forKey: .key)
+        try values.encode(description, forKey: .description)
+        try values.encode(type, forKey: .type)
+        try values.encode(defaultValue, forKey: .defaultValue)
+        try values.encode(minimum, forKey: .minimum)
+        try values.encode(maximum, forKey: .maximum)
+        try values.encode(enumValues, forKey: .enumValues)
+        try values.encode(unit, forKey: .unit)
+    }
 }
 
 /// An image role a plugin reads or writes.
@@ -63,7 +138,7 @@ public struct PortDescription: Sendable, Codable, Equatable {
 }
 
 /// How a plugin may be called from several threads (`mbx_thread_safety`).
-public enum ThreadSafety: Int, Sendable, Codable, CustomStringConvertible {
+public enum ThreadSafety: Int, Sendable, NamedCoding {
     case serialized = 0, instance = 1, concurrent = 2
 
     public var description: String {

@@ -3,6 +3,12 @@
 public struct PressureFactor: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable {
         case thermalZone, coolingDevice, cpuPressure
+
+        /// Whether this kind of signal sets the level everybody acts on. CPU
+        /// stall time is reported but never does: a busy machine (often our
+        /// own encoder) is not a hot one, and must not turn off a stage the
+        /// user asked for. Thermal zones and cooling devices do.
+        public var drivesLevel: Bool { self != .cpuPressure }
     }
 
     public var kind: Kind

@@ -1,7 +1,9 @@
+import MatteboxRuntime
+
 /// How hard the machine is being pushed, in AVCaptureDevice.SystemPressureState's
 /// levels: the capture session throttles at `serious`, stops at `shutdown`,
 /// and batch processing runs fewer photos at once as the level rises.
-public enum PressureLevel: Int, Sendable, Codable, Comparable, CaseIterable, CustomStringConvertible {
+public enum PressureLevel: Int, Sendable, Comparable, NamedCoding {
     case nominal = 0, fair, serious, critical, shutdown
 
     public static func < (lhs: PressureLevel, rhs: PressureLevel) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -1,9 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Turns the kernel's raw signals into the one level everybody acts on, the
-/// way AVFoundation's system pressure state behaves: the level rises at once
-/// when any factor rises, and falls one level at a time, each step only after
+/// Turns the kernel's raw signals into the one level everybody acts on
+/// (capture, batch, `mattebox thermal`), the way AVFoundation's system
+/// pressure state behaves: thermal factors set it (CPU pressure is reported
+/// beside it, see `PressureFactor.Kind.drivesLevel`); it rises at once when
+/// any of them rises, and falls one level at a time, each step only after
 /// the raw level has stayed below it for `dwell` (hysteresis, so a throttled
 /// camera or batch does not flap between speeds).
 public final class PressureMonitor: Sendable {
@@ -34,7 +36,7 @@ public final class PressureMonitor: Sendable {
     @discardableResult
     public func sample(at now: ContinuousClock.Instant = .now) -> State {
         let factors = sources.read()
-        let raw = factors.map(\.level).max() ?? .nominal
+        let raw = factors.filter(\.kind.drivesLevel).map(\.level).max() ?? .nominal
         return memory.withLock { memory in
             if raw >= memory.level {
                 memory.level = raw

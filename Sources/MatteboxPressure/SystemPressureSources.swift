@@ -7,9 +7,6 @@ import MatteboxRuntime
 /// becomes a factor with its own level; missing files mean no factor.
 public struct SystemPressureSources: Sendable {
     public var root: URL
-    /// CPU stall time counts too. A batch leaves it out: its own full use of
-    /// the cores stalls the CPU, and it must not throttle itself for that.
-    public var includesCPUPressure = true
 
     public init(root: URL = URL(fileURLWithPath: "/")) { self.root = root }
 
@@ -17,7 +14,7 @@ public struct SystemPressureSources: Sendable {
     public static var fromEnvironment: SystemPressureSources { SystemPressureSources(root: SystemRoot.fromEnvironment) }
 
     public func read() -> [PressureFactor] {
-        thermalZones() + coolingDevices() + (includesCPUPressure ? cpuPressure().map { [$0] } ?? [] : [])
+        thermalZones() + coolingDevices() + (cpuPressure().map { [$0] } ?? [])
     }
 
     /// Level from trip points: at a passive trip serious, at hot critical,

@@ -33,7 +33,9 @@ import Testing
         let (config, _) = try replayConfig()
         let run = TestEnvironment.run([TestEnvironment.mattebox, "devices", "--json", "--cameras", config.path])
         #expect(run.status == 0, "\(run.errors)")
-        let cameras = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]] ?? []
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
+        #expect(report["schemaVersion"] as? Int == 1)
+        let cameras = report["cameras"] as? [[String: Any]] ?? []
         let named = cameras.filter { ($0["isReplay"] as? Bool) == true }
         #expect(named.map { $0["name"] as? String } == ["Desk Back", "Desk Front"])
         #expect(named.map { $0["position"] as? String } == ["back", "front"])

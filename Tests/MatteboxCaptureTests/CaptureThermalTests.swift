@@ -22,8 +22,7 @@ import Testing
         var policy = CaptureSession.PressurePolicy()
         policy.sampleInterval = 0.1
         policy.reprogramAfter = 0.5
-        var sources = SystemPressureSources(root: rig.root)
-        sources.includesCPUPressure = false
+        let sources = SystemPressureSources(root: rig.root)
         let monitor = PressureMonitor(sources: sources, dwell: .milliseconds(600))
         let pipeline = """
             stages:

@@ -50,6 +50,14 @@ import Testing
         #expect(factors[0].reading.hasPrefix("45.0 °C; trips: passive 80.0 °C"))
     }
 
+    @Test func cpuPressureAloneIsReportedButNeverRaisesTheLevel() throws {
+        try setTemperature(45)
+        try write("some avg10=95.00 avg60=90.00 avg300=80.00 total=1234\n", to: "proc/pressure/cpu")
+        let state = PressureMonitor(sources: SystemPressureSources(root: root)).sample()
+        #expect(state.factors.contains { $0.kind == .cpuPressure && $0.level == .critical }, "reported")
+        #expect(state.level == .nominal, "a busy machine is not a hot one: no stage the user asked for is skipped")
+    }
+
     @Test func levelRisesAtOnceAndFallsOneStepPerDwell() throws {
         let monitor = PressureMonitor(sources: SystemPressureSources(root: root), dwell: .seconds(5))
         let start = ContinuousClock.now

@@ -25,8 +25,24 @@ public protocol CameraStream: AnyObject, Sendable {
     /// The next frame, or nil when none came within the timeout. Throws when
     /// the stream cannot go on (the camera is gone, busy, or failed).
     func nextFrame(timeoutMilliseconds: Int32) throws -> CapturedFrame?
+    /// What the camera says it is doing now (for the photo's EXIF); nil fields it does not report.
+    func currentSettings() -> CameraSettings
     /// Stops streaming and releases the camera; safe to call twice.
     func stop()
+}
+
+/// Exposure settings a camera reports, as EXIF records them.
+public struct CameraSettings: Sendable, Equatable {
+    /// Seconds.
+    public var exposureTime: Double?
+    public var iso: Int?
+    public var autoWhiteBalance: Bool?
+
+    public init(exposureTime: Double? = nil, iso: Int? = nil, autoWhiteBalance: Bool? = nil) {
+        self.exposureTime = exposureTime
+        self.iso = iso
+        self.autoWhiteBalance = autoWhiteBalance
+    }
 }
 
 /// Turns a stream's frames into RGB images.

@@ -367,7 +367,8 @@ public actor CaptureSession {
         if skips.reason.isEmpty { skips.reason = "not requested in the photo settings" }
         let job = PhotoJob(
             frame: chosen.frame, decoder: chosen.decoder, camera: configuration.camera, settings: settings,
-            quality: quality, pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason, delivery: delivery)
+            quality: quality, pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason, delivery: delivery,
+            cameraSettings: self.loop?.stream.currentSettings() ?? CameraSettings())
         let sink = eventSink
         do {
             let result = try await Task.detached {

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxPressure
+import MatteboxRuntime
 
 /// Turns a chosen frame into a CapturedPhoto and hands it to the delivery,
 /// off the session's executor so several photos can be processed while the
@@ -15,10 +16,27 @@ struct PhotoJob: Sendable {
     var skippedRoles: Set<ImageRole>
     var skipReason: String
     var delivery: any PhotoDelivery
+    var cameraSettings: CameraSettings
 
     func run(onProcessed: @Sendable () -> Void) throws -> CaptureResult {
         let captured = try makePhoto()
         return CaptureResult(captured, try delivery.deliver(captured, processed: onProcessed))
+    }
+
+    /// The EXIF a camera app writes: the device as make and model, Mattebox
+    /// as the software, when (with sub-seconds and the UTC offset), how the
+    /// stored pixels are displayed, and the exposure the camera reported.
+    private func exif(for context: CaptureContext, orientation: ExifOrientation) -> ExifBlock {
+        var builder = ExifBuilder()
+        builder.make = camera.driver == "?" ? nil : camera.driver
+        builder.model = camera.name
+        builder.software = "Mattebox \(MatteboxVersion.current)"
+        builder.orientation = orientation
+        builder.date = context.timestamp
+        builder.exposureTime = context.exposureTime
+        builder.iso = context.iso
+        builder.autoWhiteBalance = context.autoWhiteBalance
+        return builder.build()
     }
 
     private func makePhoto() throws -> CapturedPhoto {
@@ -31,10 +49,14 @@ struct PhotoJob: Sendable {
         context.timestamp = Date(timeIntervalSinceNow: -max(0, age))
         context.thermalLevel = pressure.description
         context.quality = quality
+        context.exposureTime = cameraSettings.exposureTime
+        context.iso = cameraSettings.iso
+        context.autoWhiteBalance = cameraSettings.autoWhiteBalance
         photo.metadata.capture = context
         // V4L2's sensor rotation is the counter-clockwise turn that makes the frame upright.
         photo.metadata.orientation = ExifOrientation(
             mirrored: false, clockwiseQuarterTurns: (4 - camera.sensorRotation / 90 % 4) % 4)
+        photo.metadata.exif = exif(for: context, orientation: photo.metadata.orientation)
         return CapturedPhoto(
             photo: photo, id: settings.uniqueID, frameSequence: frame.sequence, frameTimestamp: frame.timestamp,
             pressTime: settings.pressTime, quality: quality, size: frame.format.size, skippedRoles: skippedRoles,

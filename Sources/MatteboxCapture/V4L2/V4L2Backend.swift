@@ -1,3 +1,4 @@
+import CV4L2
 import Foundation
 
 /// Cameras as V4L2 devices, reached through a `VideoDeviceIO` seam: libv4l2
@@ -43,6 +44,14 @@ final class V4L2CameraStream: CameraStream {
 
     func nextFrame(timeoutMilliseconds: Int32) throws -> CapturedFrame? {
         try stream.nextFrame(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// V4L2_CID_EXPOSURE_ABSOLUTE (100 µs units), ISO_SENSITIVITY, AUTO_WHITE_BALANCE, where the device has them.
+    func currentSettings() -> CameraSettings {
+        CameraSettings(
+            exposureTime: device.control(MBX_CID_EXPOSURE_ABSOLUTE).flatMap { $0 > 0 ? Double($0) / 10_000 : nil },
+            iso: device.control(MBX_CID_ISO_SENSITIVITY).flatMap { $0 > 0 ? Int($0) : nil },
+            autoWhiteBalance: device.control(MBX_CID_AUTO_WHITE_BALANCE).map { $0 != 0 })
     }
 
     func stop() {

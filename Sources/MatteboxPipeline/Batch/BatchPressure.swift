@@ -1,22 +1,20 @@
 import Foundation
-import MatteboxCore
 import MatteboxPressure
 import MatteboxRuntime
 import Synchronization
 
-/// Lowers a batch's concurrency under thermal pressure (the monitor the
-/// capture session uses, without CPU stall time, which a busy batch causes
-/// itself), and says so on standard error when that changes how many photos
-/// run at once; remembers the highest level seen for the report.
+/// Lowers a batch's concurrency under thermal pressure (the one policy the
+/// capture session follows too: thermal signals set the level, CPU stall time
+/// is only reported). One warning line when throttling starts and one when it
+/// ends; the steps in between at info level. Remembers the highest level seen
+/// for the report.
 public final class BatchPressure: Sendable {
     private let monitor: PressureMonitor
     private let jobs: Int
     private let seen = Mutex<(allowed: Int, highest: PressureLevel)>((0, .nominal))
 
     public init(jobs: Int) {
-        var sources = SystemPressureSources.fromEnvironment
-        sources.includesCPUPressure = false
-        monitor = PressureMonitor(sources: sources)
+        monitor = PressureMonitor()
         self.jobs = jobs
         seen.withLock { $0.allowed = jobs }
     }
@@ -26,16 +24,18 @@ public final class BatchPressure: Sendable {
     @Sendable public func concurrency() -> Int {
         let level = monitor.current().level
         let allowed = level.batchConcurrency(jobs: jobs)
-        let changed = seen.withLock { seen in
+        let previous = seen.withLock { seen in
             defer { seen = (allowed, max(seen.highest, level)) }
-            return seen.allowed != allowed
+            return seen.allowed
         }
-        if changed {
-            Log.emit(
-                .warning,
-                allowed == 0
-                    ? "system pressure \(level): batch paused until it drops"
-                    : "system pressure \(level): \(allowed) of \(jobs) photos at once")
+        guard previous != allowed else { return allowed }
+        let what = allowed == 0 ? "batch paused until it drops" : "\(allowed) of \(jobs) photos at once"
+        if previous == jobs {
+            Log.emit(.warning, "system pressure \(level): throttling starts, \(what)")
+        } else if allowed == jobs {
+            Log.emit(.warning, "system pressure \(level): throttling ends, \(jobs) photos at once again")
+        } else {
+            Log.emit(.info, "system pressure \(level): \(what)")
         }
         return allowed
     }

@@ -41,6 +41,7 @@ struct CaptureCommand: ParsableCommand {
     var format: String?
     @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String
     @Flag(help: "Mirror front camera photos as the preview shows them.") var mirrorFront = false
+    @Flag(help: "Take photos at full speed with every stage whatever the thermal state.") var ignorePressure = false
     @Flag(help: "Print a JSON report instead of text.") var json = false
 
     struct Report: Encodable {
@@ -60,7 +61,8 @@ struct CaptureCommand: ParsableCommand {
         var quality: String
         var shutterToFileSeconds: Double
         var stages: [StageReport]
-        var absent: [String: String]
+        /// What stages said, and why images were not made (as `process` reports them).
+        var notes: [String: String]
     }
 
     struct Frames: Encodable {
@@ -97,13 +99,13 @@ struct CaptureCommand: ParsableCommand {
             registry: PluginRegistry.discoverForThisExecutable(),
             writer: PhotoWriter(
                 directory: directory, format: format.flatMap(OutputFormat.init(rawValue:)), quality: quality.flatMap { Int($0) }),
-            pressureMonitor: PressureMonitor())
+            pressureMonitor: ignorePressure ? nil : PressureMonitor())
         let report = try runBlocking { try await shoot(session, camera: camera) }
         if json { return try JSONOutput.print(report) }
         for photo in report.photos {
             print("\(photo.output)  \(photo.width)x\(photo.height)  frame \(photo.frameSequence)  "
                 + String(format: "shutter-to-file %.3f s", photo.shutterToFileSeconds))
-            for (role, reason) in photo.absent.sorted(by: { $0.key < $1.key }) { print("  no \(role): \(reason)") }
+            for (name, note) in photo.notes.sorted(by: { $0.key < $1.key }) { print("      note \(name): \(note)") }
         }
         print(String(format: "camera %@%@: preview %.1f fps; frames kept %d, defective %d, throttled %d",
                      report.camera, report.replay ? " (replay)" : "", report.previewFramesPerSecond,
@@ -127,10 +129,31 @@ struct CaptureCommand: ParsableCommand {
         return chosen
     }
 
+    /// One warning line when the session starts throttling under system
+    /// pressure, and one when it stops (the steps between at info level).
+    private static func reportPressure(_ events: AsyncStream<CaptureEvent>) async {
+        var throttled = false
+        for await event in events {
+            guard case .systemPressure(let level) = event else { continue }
+            let now = level >= .serious
+            if now != throttled {
+                Log.emit(.warning, now
+                    ? "system pressure \(level): throttling starts (20 fps, depth off\(level >= .critical ? ", mattes off" : ""))"
+                    : "system pressure \(level): throttling ends")
+                throttled = now
+            } else {
+                Log.emit(.info, "system pressure \(level)")
+            }
+        }
+    }
+
     private func shoot(_ session: CaptureSession, camera: CameraDevice) async throws -> Report {
         let previewCount = PreviewCounter()
         let previews = session.previewFrames()
         let counting = Task { for await frame in previews { previewCount.add(frame.timestamp) } }
+        let events = session.events
+        let watching = Task { await Self.reportPressure(events) }
+        defer { watching.cancel() }
         try await session.startRunning()
         // Let the stream fill the zero-shutter-lag ring, as a viewfinder would.
         try await Task.sleep(for: .milliseconds(500))
@@ -142,7 +165,7 @@ struct CaptureCommand: ParsableCommand {
             photos.append(Photo(
                 output: result.output.path, frameSequence: result.frameSequence, width: result.size.width,
                 height: result.size.height, quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
-                stages: result.stages, absent: result.absenceReasons))
+                stages: result.stages, notes: result.notes.merging(result.absenceReasons) { note, _ in note }))
         }
         let statistics = await session.streamStatistics
         await session.stopRunning()

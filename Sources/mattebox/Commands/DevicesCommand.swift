@@ -22,7 +22,7 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         let cameras = try sources.discover()
-        if json { return try JSONOutput.print(cameras) }
+        if json { return try JSONOutput.print(["cameras": cameras]) }
         if cameras.isEmpty { print("no cameras found") }
         let chosen = cameras.defaultCamera?.id
         for camera in cameras {

@@ -52,6 +52,12 @@ struct ProcessCommand: ParsableCommand {
     var noClobber = false
     @Flag(help: "Print per-stage timings for every photo.") var timings = false
     @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
+    @Flag(help: "Report progress as JSON lines on standard error (one per finished photo) instead of a bar.")
+    var jsonProgress = false
+    @Flag(help: "List what would happen to each photo (process, skip as already done, refuse and why) and stop.")
+    var dryRun = false
+    @Flag(help: "Run at full speed whatever the thermal state (by default a batch runs fewer photos at once when hot).")
+    var ignorePressure = false
 
     func validate() throws {
         guard !(overwrite && noClobber) else { throw ValidationError("choose one of --overwrite and --no-clobber") }
@@ -85,7 +91,7 @@ struct ProcessCommand: ParsableCommand {
         }
         let validated = try source.validate(registry: registry, providedRoles: options.providedRoles)
         try validated.checkOutputFormat(options.format)
-        try OutputFolder.prepare(options.outputDirectory)
+        try OutputFolder.prepare(options.outputDirectory, create: !dryRun)
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
         let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard)
         let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint, sidecars: options.sidecars) : (inputs, [:])
@@ -95,9 +101,10 @@ struct ProcessCommand: ParsableCommand {
             workerCommand: [HostExecutable.path, "worker"],
             setup: WorkerSetup(pipeline: source, options: options),
             jobs: workers, photoTimeout: timeout)
+        if dryRun { return try DryRun(inputs: inputs, queue: queue, skipped: skipped, options: options).print(json: json) }
         let pressure = BatchPressure(jobs: workers)
-        scheduler.concurrencyLimit = pressure.concurrency
-        let progress = BatchProgress(total: queue.count, skipped: skipped.count)
+        if !ignorePressure { scheduler.concurrencyLimit = pressure.concurrency }
+        let progress = BatchProgress(total: queue.count, skipped: skipped.count, jsonLines: jsonProgress)
         let clock = ContinuousClock.now
         let run = try scheduler.run(queue) { [json, timings] index, outcome in
             manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
@@ -127,6 +134,8 @@ struct ProcessCommand: ParsableCommand {
             if !skipped.isEmpty { line += ", \(skipped.count) already done" }
             let kept = summary.skipped - skipped.count
             if kept > 0 { line += ", \(kept) skipped (output exists)" }
+            let noted = outcomes.filter { !$0.notes.isEmpty }.count
+            if noted > 0 { line += ", \(noted) with notes (above) on what was not made or kept" }
             if let shard = selectedShard { line += " (shard \(shard) of \(all.count) photos)" }
             print(line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, workers, workers == 1 ? "" : "s"))
         }

@@ -14,15 +14,42 @@ final class BatchProgress: @unchecked Sendable {
     private var failed = 0
     private var lastLine = ContinuousClock.now
 
-    init(total: Int, skipped: Int) {
+    /// `--json-progress`: a JSON line per finished photo instead of the bar.
+    private let jsonLines: Bool
+
+    init(total: Int, skipped: Int, jsonLines: Bool = false) {
         self.total = total
         alreadyDone = skipped
+        self.jsonLines = jsonLines
+    }
+
+    /// One line of `--json-progress`, on standard error.
+    struct Line: Encodable {
+        var schemaVersion = JSONOutput.schemaVersion
+        var input: String
+        var status: String
+        var done: Int
+        var failed: Int
+        var total: Int
+        var photosPerSecond: Double
+        var etaSeconds: Double?
     }
 
     /// Records one finished photo; `print` writes its own line first (to standard output).
     func update(_ outcome: PhotoOutcome, print: () -> Void) {
         done += 1
         if outcome.status == .failed { failed += 1 }
+        if jsonLines {
+            print()
+            let elapsed = start.secondsSince, rate = elapsed > 0 ? Double(done) / elapsed : 0
+            let line = Line(
+                input: outcome.input, status: outcome.status.rawValue, done: done, failed: failed, total: total,
+                photosPerSecond: rate, etaSeconds: rate > 0 ? Double(total - done) / rate : nil)
+            if let data = try? JSONOutput.encode(line, pretty: false) {
+                FileHandle.standardError.write(data + Data("\n".utf8))
+            }
+            return
+        }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         print()
         fflush(nil)
@@ -35,7 +62,7 @@ final class BatchProgress: @unchecked Sendable {
     }
 
     func finish() {
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if terminal, !jsonLines { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 
     private func bar() -> String {
