@@ -35,9 +35,29 @@ public struct PluginRegistry: Sendable {
         }
     }
 
-    /// Scans every candidate file of the search path out of process.
-    public static func discover(searchPath: PluginSearchPath, scanner: PluginScanner) -> PluginRegistry {
-        PluginRegistry(scans: searchPath.candidateFiles().map(scanner.scan))
+    /// Scans every candidate file of the search path out of process; with a
+    /// cache, files unchanged since their last scan are not scanned again
+    /// (their safety is still checked), and `rescan` ignores what it holds.
+    public static func discover(
+        searchPath: PluginSearchPath, scanner: PluginScanner, cache: PluginScanCache? = nil, rescan: Bool = false
+    ) -> PluginRegistry {
+        guard let cache else { return PluginRegistry(scans: searchPath.candidateFiles().map(scanner.scan)) }
+        let known = rescan ? [:] : cache.load()
+        var fresh: [PluginScanCache.Key: PluginScanResult] = [:]
+        let scans = searchPath.candidateFiles().map { path -> PluginScanResult in
+            do {
+                try PluginFileSafety.check(path)
+            } catch {
+                return .refused(path, .rejected, "\(error)")
+            }
+            guard let key = PluginScanCache.Key(path) else { return scanner.scan(path) }
+            var result = known[key] ?? scanner.scan(path)
+            result.path = path
+            fresh[key] = result
+            return result
+        }
+        if fresh.count != known.count || fresh.contains(where: { known[$0.key] != $0.value }) { cache.save(fresh) }
+        return PluginRegistry(scans: scans)
     }
 
     public func plugin(_ id: String) -> Available? { available.first { $0.description.id == id } }
@@ -57,6 +77,8 @@ public struct PluginRegistry: Sendable {
         try modules.withLock { loaded in
             if let module = loaded[path] { return module }
             do {
+                // The file may have changed since it was scanned: its safety is checked at every load.
+                try PluginFileSafety.check(path)
                 let module = try PluginModule(path: path)
                 loaded[path] = module
                 return module
@@ -71,8 +93,11 @@ extension PluginRegistry {
     /// The plugins this executable sees: the standard search path around it,
     /// each file scanned out of process by this executable. Every command and
     /// every batch worker discovers plugins this one way.
-    public static func discoverForThisExecutable() -> PluginRegistry {
-        discover(searchPath: .forThisExecutable, scanner: .using(executable: HostExecutable.path))
+    public static func discoverForThisExecutable(rescan: Bool = false) -> PluginRegistry {
+        discover(
+            searchPath: .forThisExecutable, scanner: .using(executable: HostExecutable.path),
+            cache: PluginScanCache.standardLocation().map { PluginScanCache(file: $0, hostABI: DescriptorReader.hostABI) },
+            rescan: rescan)
     }
 }
 

@@ -8,16 +8,19 @@ import MatteboxPluginHost
 public struct WorkerSetup: Codable, Sendable {
     public var pipeline: PipelineSource
     public var options: BatchOptions
+    /// The parent's plugin registry, so workers do not scan again (nil: discover).
+    public var plugins: [PluginScanResult]?
 
-    public init(pipeline: PipelineSource, options: BatchOptions) {
+    public init(pipeline: PipelineSource, options: BatchOptions, plugins: [PluginScanResult]? = nil) {
         self.pipeline = pipeline
         self.options = options
+        self.plugins = plugins
     }
 
-    /// What the worker runs: the plugins this executable sees, the pipeline
+    /// What the worker runs: the parent's plugins (or those this executable sees), the pipeline
     /// validated against them, and a processor writing as the options say.
     func makeProcessor() throws -> BatchProcessor {
-        let registry = PluginRegistry.discoverForThisExecutable()
+        let registry = plugins.map(PluginRegistry.init(scans:)) ?? PluginRegistry.discoverForThisExecutable()
         let validated = try pipeline.validate(registry: registry, providedRoles: options.providedRoles)
         return BatchProcessor(runner: try PipelineRunner(pipeline: validated, registry: registry), options: options)
     }

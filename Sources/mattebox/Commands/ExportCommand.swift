@@ -20,7 +20,7 @@ struct ExportCommand: ParsableCommand {
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "The photo (JPEG, PNG, TIFF, WebP or HEIC).") var photo: String
+    @Argument(help: "The photo (JPEG, PNG, TIFF, WebP or HEIC), or - for standard input.") var photo: String
     @Option(name: .shortAndLong, help: "The HEIF file to write (.heic or .heif), a folder to write NAME.heic in, or - for standard output.")
     var output: String
     @Option(help: "A depth map (distance).") var depth: String?
@@ -48,7 +48,12 @@ struct ExportCommand: ParsableCommand {
         }
         let range = try depthRange.map(Self.parseRange)
         let inputs = try auxiliaryInputs()
-        let input = URL(fileURLWithPath: photo)
+        var spool: URL?
+        defer { StandardStreams.cleanUp(spool) }
+        let input = try StandardStreams.input(photo) {
+            spool = try StandardStreams.temporaryFolder()
+            return spool!
+        }
         let target = try OutputPath.resolve(
             output, defaultName: input.deletingPathExtension().lastPathComponent + ".heic", extensions: ["heic", "heif"],
             what: "export's HEIF", inputs: [input] + inputs.map { URL(fileURLWithPath: $0.1) }, overwrite: overwrite)

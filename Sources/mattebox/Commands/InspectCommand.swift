@@ -19,14 +19,19 @@ struct InspectCommand: ParsableCommand {
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "A HEIF/HEIC file.") var file: String
+    @Argument(help: "A HEIF/HEIC file, or - for standard input.") var file: String
     @Flag(help: "Print the listing as JSON.") var json = false
     @Option(help: "Also write a contact sheet PNG to this path (its folder must exist).") var sheet: String?
     @Flag(help: "Replace the contact sheet if it exists.") var overwrite = false
     @Option(help: "Height of each image on the contact sheet, in pixels.") var sheetHeight: Int = 240
 
     func run() throws {
-        let url = URL(fileURLWithPath: file)
+        var spool: URL?
+        defer { StandardStreams.cleanUp(spool) }
+        let url = try StandardStreams.input(file) {
+            spool = try StandardStreams.temporaryFolder()
+            return spool!
+        }
         try InputFile.checkReadable(url)
         if ImageContainers.container(of: url)?.name != "heic" {
             let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""

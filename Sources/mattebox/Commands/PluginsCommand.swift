@@ -17,11 +17,12 @@ struct PluginsCommand: ParsableCommand {
 
         @OptionGroup var verbosity: Verbosity
         @Flag(help: "Print JSON for scripts.") var json = false
+        @Flag(help: "Scan every plugin file again instead of trusting the registry cache (~/.cache/mattebox).")
+        var rescan = false
 
         func run() throws {
             let searchPath = PluginSearchPath.forThisExecutable
-            let registry = PluginRegistry.discover(
-                searchPath: searchPath, scanner: .using(executable: HostExecutable.path))
+            let registry = PluginRegistry.discoverForThisExecutable(rescan: rescan)
             if json {
                 try JSONOutput.print(ListReport(registry))
                 return

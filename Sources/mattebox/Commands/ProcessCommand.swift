@@ -24,8 +24,9 @@ struct ProcessCommand: ParsableCommand {
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "Photos, or folders to walk for photos.") var photos: [String]
-    @Option(name: .shortAndLong, help: "Folder to write results to (created if missing).") var output: String
+    @Argument(help: "Photos, or folders to walk for photos; - reads one photo from standard input.") var photos: [String]
+    @Option(name: .shortAndLong, help: "Folder to write results to (created if missing); - writes the one photo to standard output.")
+    var output: String
     @Option(help: "Pipeline file (YAML) listing the stages.") var pipeline: String?
     @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.")
     var format: String?
@@ -64,6 +65,28 @@ struct ProcessCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard output == "-" || photos.contains("-") else { return try runBatch() }
+        guard photos.count == 1 else { throw ValidationError("- reads one photo: give it alone, not with other photos") }
+        guard !(output == "-" && (json || auxPng || report != nil)) else {
+            throw ValidationError("-o - writes the photo itself to standard output; --json, --aux-png and --report need a folder")
+        }
+        let folder = try StandardStreams.temporaryFolder()
+        defer { StandardStreams.cleanUp(folder) }
+        var command = self
+        command.photos = [try StandardStreams.input(photos[0]) { folder }.path]
+        if output == "-" { command.output = folder.appendingPathComponent("out").path }
+        try command.runBatch(linesTo: output == "-" ? .standardError : .standardOutput)
+        if output == "-" {
+            let outputs = try FileManager.default.contentsOfDirectory(atPath: command.output).filter { !$0.hasPrefix(".") }
+            guard outputs.count == 1 else { throw MatteboxError("expected one output for standard output, found \(outputs.count)") }
+            try StandardStreams.copyToStandardOutput(URL(fileURLWithPath: command.output).appendingPathComponent(outputs[0]))
+        }
+    }
+
+    /// Where per-photo lines and the summary go: standard error when the photo itself goes to standard output.
+    enum Lines { case standardOutput, standardError }
+
+    private func runBatch(linesTo lines: Lines = .standardOutput) throws {
         var options = try batchOptions()
         guard jobs.map({ $0 >= 1 }) ?? true else { throw ValidationError("--jobs must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
@@ -99,7 +122,7 @@ struct ProcessCommand: ParsableCommand {
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var scheduler = BatchScheduler(
             workerCommand: [HostExecutable.path, "worker"],
-            setup: WorkerSetup(pipeline: source, options: options),
+            setup: WorkerSetup(pipeline: source, options: options, plugins: registry.scans),
             jobs: workers, photoTimeout: timeout)
         if dryRun { return try DryRun(inputs: inputs, queue: queue, skipped: skipped, options: options).print(json: json) }
         let pressure = BatchPressure(jobs: workers)
@@ -109,7 +132,7 @@ struct ProcessCommand: ParsableCommand {
         let run = try scheduler.run(queue) { [json, timings] index, outcome in
             manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
             progress.update(outcome) {
-                if !json { ProcessCommand.printLine(outcome, timings: timings) }
+                if !json { ProcessCommand.printLine(outcome, timings: timings, to: lines) }
             }
         }
         progress.finish()
@@ -137,7 +160,7 @@ struct ProcessCommand: ParsableCommand {
             let noted = outcomes.filter { !$0.notes.isEmpty }.count
             if noted > 0 { line += ", \(noted) with notes (above) on what was not made or kept" }
             if let shard = selectedShard { line += " (shard \(shard) of \(all.count) photos)" }
-            print(line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, workers, workers == 1 ? "" : "s"))
+            Self.emit(line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, workers, workers == 1 ? "" : "s"), to: lines)
         }
         if failed > 0 { throw ExitCode(1) }
     }
@@ -174,7 +197,8 @@ struct ProcessCommand: ParsableCommand {
         return options
     }
 
-    private static func printLine(_ outcome: PhotoOutcome, timings: Bool) {
+    private static func printLine(_ outcome: PhotoOutcome, timings: Bool, to lines: Lines) {
+        func print(_ text: String) { emit(text, to: lines) }
         if let output = outcome.output {
             print("\(outcome.input) -> \(output)")
             for extra in outcome.auxiliaryOutputs { print("      + \(extra)") }
@@ -190,4 +214,11 @@ struct ProcessCommand: ParsableCommand {
         }
         if outcome.status == .ok { print(String(format: "      encode %8.1f ms", outcome.encodeSeconds * 1000)) }
     }
+    private static func emit(_ text: String, to lines: Lines) {
+        switch lines {
+        case .standardOutput: Swift.print(text)
+        case .standardError: FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+
 }
