@@ -8,11 +8,24 @@ PLUGIN_DIR = $(PREFIX)/lib/mattebox/plugins-1
 BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
-	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl
+	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf
 
-.PHONY: deps build test check-layers check-plugins demo bench bench-quality install samples clean
+.PHONY: all release man deps build test check-layers check-plugins demo bench bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
+
+## all (the default): what `make install` installs: a release build and the man pages
+all: release man
+
+## release: the release build of the command and the plugins
+release: deps
+	$(SWIFT) build -c release
+
+## man: man pages for mattebox and each subcommand (swift-argument-parser's generate-manual), in .build/share/man
+man: release
+	$(SWIFT) package generate-manual --multi-page
+	rm -rf .build/share/man && mkdir -p .build/share/man/man1
+	cp .build/plugins/GenerateManual/outputs/mattebox/*.1 .build/share/man/man1/
 
 ## deps: install the Debian packages Mattebox builds on (only those missing)
 deps:
@@ -89,13 +102,46 @@ bench-quality: deps
 samples: deps
 	python3 Samples/photos/make-samples.py Samples/photos
 
-## install: release build into $(PREFIX): bin/mattebox, the plugins, the ABI header
-install: deps
-	$(SWIFT) build -c release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(PREFIX)/include/mattebox
-	install -m 755 $$($(SWIFT) build -c release --show-bin-path)/mattebox $(DESTDIR)$(PREFIX)/bin/mattebox
-	install -m 644 $$($(SWIFT) build -c release --show-bin-path)/libMattebox{Orientation,Mirroring,HEIFPackaging,Depth,PortraitMatte,SemanticMattes}.so $(DESTDIR)$(PLUGIN_DIR)/
-	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(DESTDIR)$(PREFIX)/include/mattebox/plugin.h
+## install: copy a prior `make` into $(PREFIX) (DESTDIR for staging): no apt, no build.
+## bin/mattebox with the Swift runtime it needs in lib/mattebox/swift (RUNPATH $$ORIGIN, so it runs
+## where Swift is not installed), the plugins, the header and its pkg-config file, named pipelines,
+## the cameras example, man pages (when `make man` ran) and bash/zsh/fish completions.
+INSTALL_BIN ?= $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+INSTALL_ROOT = $(DESTDIR)$(PREFIX)
+PLUGINS = Orientation Mirroring HEIFPackaging Depth PortraitMatte SemanticMattes
+install:
+	@test -x "$(INSTALL_BIN)/mattebox" || { echo "install: no build in $(INSTALL_BIN); run 'make' first (make install neither builds nor installs packages)"; exit 1; }
+	@command -v patchelf >/dev/null || { echo "install: needs patchelf (Debian package patchelf; 'make deps' installs it)"; exit 1; }
+	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/mattebox/plugins-1 $(INSTALL_ROOT)/lib/mattebox/swift \
+		$(INSTALL_ROOT)/include/mattebox $(INSTALL_ROOT)/lib/pkgconfig $(INSTALL_ROOT)/share/mattebox/pipelines \
+		$(INSTALL_ROOT)/share/bash-completion/completions $(INSTALL_ROOT)/share/zsh/site-functions \
+		$(INSTALL_ROOT)/share/fish/vendor_completions.d
+	install -m 755 $(INSTALL_BIN)/mattebox $(INSTALL_ROOT)/bin/mattebox
+	for p in $(PLUGINS); do install -m 644 $(INSTALL_BIN)/libMattebox$$p.so $(INSTALL_ROOT)/lib/mattebox/plugins-1/; done
+	for lib in $$(ldd $(INSTALL_BIN)/mattebox $(patsubst %,$(INSTALL_BIN)/libMattebox%.so,$(PLUGINS)) \
+		| awk '$$3 ~ /\/usr\/lib\/swift\// || $$3 ~ /swift\/linux\// { print $$3 }' | sort -u); do \
+		install -m 644 $$lib $(INSTALL_ROOT)/lib/mattebox/swift/; done
+	patchelf --set-rpath '$$ORIGIN/../lib/mattebox/swift' $(INSTALL_ROOT)/bin/mattebox
+	for p in $(PLUGINS); do patchelf --set-rpath '$$ORIGIN/../swift' $(INSTALL_ROOT)/lib/mattebox/plugins-1/libMattebox$$p.so; done
+	for lib in $(INSTALL_ROOT)/lib/mattebox/swift/*.so; do patchelf --set-rpath '$$ORIGIN' $$lib; done
+	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(INSTALL_ROOT)/include/mattebox/plugin.h
+	sed 's|@PREFIX@|$(PREFIX)|' Samples/mattebox-plugin.pc.in > $(INSTALL_ROOT)/lib/pkgconfig/mattebox-plugin.pc
+	install -m 644 Samples/pipelines/*.yaml $(INSTALL_ROOT)/share/mattebox/pipelines/
+	install -m 644 Samples/cameras.yaml $(INSTALL_ROOT)/share/mattebox/cameras.yaml
+	if [ -d .build/share/man/man1 ]; then install -d $(INSTALL_ROOT)/share/man/man1 && \
+		install -m 644 .build/share/man/man1/*.1 $(INSTALL_ROOT)/share/man/man1/; \
+		else echo "install: no man pages (run 'make' or 'make man' first)"; fi
+	$(INSTALL_ROOT)/bin/mattebox --generate-completion-script bash > $(INSTALL_ROOT)/share/bash-completion/completions/mattebox
+	$(INSTALL_ROOT)/bin/mattebox --generate-completion-script zsh > $(INSTALL_ROOT)/share/zsh/site-functions/_mattebox
+	$(INSTALL_ROOT)/bin/mattebox --generate-completion-script fish > $(INSTALL_ROOT)/share/fish/vendor_completions.d/mattebox.fish
+
+## uninstall: remove what `make install` put into $(PREFIX)
+uninstall:
+	rm -f $(INSTALL_ROOT)/bin/mattebox $(INSTALL_ROOT)/include/mattebox/plugin.h $(INSTALL_ROOT)/lib/pkgconfig/mattebox-plugin.pc \
+		$(INSTALL_ROOT)/share/bash-completion/completions/mattebox $(INSTALL_ROOT)/share/zsh/site-functions/_mattebox \
+		$(INSTALL_ROOT)/share/fish/vendor_completions.d/mattebox.fish $(INSTALL_ROOT)/share/man/man1/mattebox*.1
+	rm -rf $(INSTALL_ROOT)/lib/mattebox $(INSTALL_ROOT)/share/mattebox
+	-rmdir $(INSTALL_ROOT)/include/mattebox 2>/dev/null
 
 clean:
 	rm -rf .build demo-out bench-out bench-quality.md bench-batch.md bench-capture.md bench-plugins.md

@@ -25,11 +25,25 @@ public struct PipelineSource: Sendable, Codable, Equatable {
             """,
         path: "(default pipeline)")
 
-    /// The pipeline file at `path`, or the default when there is none.
+    /// The pipeline file at `path`, a named pipeline (`portrait-mattes`: a
+    /// file `pipelines/NAME.yaml` in the data folders), or the default when
+    /// there is neither.
     public static func load(_ path: String?) throws -> PipelineSource {
         guard let path else { return .upright }
+        if !FileManager.default.fileExists(atPath: path), !path.contains("/"), !path.hasSuffix(".yaml"), !path.hasSuffix(".yml") {
+            let named = Self.named
+            guard let url = named[path] else {
+                throw MatteboxError(
+                    "no pipeline file or named pipeline `\(path)`\(Suggestion.clause(for: path, among: named.keys.sorted()))",
+                    hint: "named pipelines: \(named.keys.sorted().joined(separator: ", "))")
+            }
+            return PipelineSource(text: try PipelineFile.load(url.path).contents, path: url.path)
+        }
         return PipelineSource(text: try PipelineFile.load(path).contents, path: path)
     }
+
+    /// The named pipelines the data folders hold, by name.
+    public static var named: [String: URL] { DataFolders.named(in: "pipelines", extensions: ["yaml", "yml"]) }
 
     /// Parses and validates against `registry`; `providedRoles` are the images
     /// the input brings besides the primary (attached with `--aux`).

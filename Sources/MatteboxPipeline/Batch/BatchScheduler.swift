@@ -79,7 +79,7 @@ public struct BatchScheduler: Sendable {
 
     private func startWorker(_ setupLine: Data) throws -> LineChannelProcess {
         do {
-            let worker = try LineChannelProcess(arguments: workerCommand)
+            let worker = try LineChannelProcess(arguments: workerCommand, environment: ["MATTEBOX_LOG": Log.currentThreshold.name])
             try worker.send(setupLine)
             let reply = try JSONDecoder().decode(WorkerReply.self, from: worker.receiveLine(timeout: setupTimeout))
             if let message = reply.setupError {

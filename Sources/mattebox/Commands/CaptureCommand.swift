@@ -34,10 +34,11 @@ struct CaptureCommand: ParsableCommand {
     @Flag(help: "Use the back camera.") var back = false
     @Option(help: "Photos to take.") var count = 1
     @Option(help: "Seconds between photos.") var interval: Double = 1
-    @Option(help: "Pipeline file (YAML); default: turn photos upright.") var pipeline: String?
+    @Option(help: "Pipeline file (YAML) or named pipeline; default: turn photos upright.", completion: Completions.pipelines)
+    var pipeline: String?
     @Option(help: "Quality prioritisation: speed, balanced or quality.") var priority: String = "balanced"
     @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: String?
-    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias; default: \(PhotoWriter.defaultFormatRule).")
+    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias; default: \(PhotoWriter.defaultFormatRule).", completion: Completions.formats)
     var format: String?
     @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String
     @Flag(help: "Mirror front camera photos as the preview shows them.") var mirrorFront = false

@@ -48,7 +48,7 @@ struct PluginsCommand: ParsableCommand {
             abstract: "Describe a plugin: inputs, outputs and typed parameters with defaults and ranges.")
 
         @OptionGroup var verbosity: Verbosity
-        @Argument(help: "The plugin id, e.g. org.mattebox.orientation.") var id: String
+        @Argument(help: "The plugin id, e.g. org.mattebox.orientation.", completion: Completions.pluginIDs) var id: String
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {

@@ -24,11 +24,13 @@ struct ProcessCommand: ParsableCommand {
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "Photos, or folders to walk for photos; - reads one photo from standard input.") var photos: [String]
+    @Argument(help: "Photos, or folders to walk for photos; - reads one photo from standard input.", completion: .file())
+    var photos: [String]
     @Option(name: .shortAndLong, help: "Folder to write results to (created if missing); - writes the one photo to standard output.")
     var output: String
-    @Option(help: "Pipeline file (YAML) listing the stages.") var pipeline: String?
-    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.")
+    @Option(help: "Pipeline file (YAML), or a named pipeline (e.g. portrait-mattes).", completion: Completions.pipelines)
+    var pipeline: String?
+    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.", completion: Completions.formats)
     var format: String?
     @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: Int?
     @Option(help: "Camera position for mirroring policies: front, back, external (default: from EXIF).")
@@ -36,7 +38,9 @@ struct ProcessCommand: ParsableCommand {
     @Option(name: .customLong("aux"), help: "Attach an auxiliary image to the photo: ROLE=FILE (e.g. depth=d.png).")
     var auxiliary: [String] = []
     @Flag(help: "Also write each auxiliary image as <name>.<role>.png (float depth as 16-bit millimetres, other float images as 16-bit; the scale is in the PNG's tEXt mattebox:<role>-scale).") var auxPng = false
-    @Option(name: .shortAndLong, help: "Photos processed at once, each in its own worker (default: the number of cores).")
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: "Photos processed at once, each in its own worker (default: the number of cores).")
     var jobs: Int?
     @Flag(help: "Skip photos whose outputs are complete for the same input content and pipeline.") var resume = false
     @Option(help: "Process only shard K of N (K = 0..N-1), chosen by a stable hash of each photo's path.")
@@ -120,6 +124,11 @@ struct ProcessCommand: ParsableCommand {
         let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint, sidecars: options.sidecars) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        Log.emit(.info, "\(source.path): \(validated.stages.map(\.plugin.id).joined(separator: " → ")); "
+            + "\(queue.count) of \(inputs.count) photos to do with \(workers) worker(s) into \(options.outputDirectory.path)")
+        for scan in registry.scans where scan.status != .ok {
+            Log.emit(.debug, "plugin file \(scan.path) not used: \(scan.reason ?? scan.status.rawValue)")
+        }
         var scheduler = BatchScheduler(
             workerCommand: [HostExecutable.path, "worker"],
             setup: WorkerSetup(pipeline: source, options: options, plugins: registry.scans),

@@ -7,7 +7,7 @@ import MatteboxRuntime
 /// The cameras `devices` lists and `capture` uses: V4L2 cameras found on this
 /// machine, plus replay cameras from the cameras config (`--cameras`,
 /// MATTEBOX_CAMERAS, or ~/.config/mattebox/cameras.yaml). With no camera and
-/// no config, the bundled Samples/cameras.yaml next to a source checkout, or
+/// no config, the bundled cameras.yaml (installed, or next to a source checkout), or
 /// else a colour-bars replay camera, so `mattebox capture` works anywhere.
 struct CameraSources: ParsableArguments {
     @Option(help: "Cameras config (YAML): replay cameras and positions for real cameras.") var cameras: String?
@@ -21,17 +21,8 @@ struct CameraSources: ParsableArguments {
         return FileManager.default.fileExists(atPath: user.path) ? user : nil
     }
 
-    /// Samples/cameras.yaml of the checkout this executable was built in (.build/CONFIG/mattebox).
-    static var bundledConfig: URL? {
-        let executable = URL(fileURLWithPath: HostExecutable.path).resolvingSymlinksInPath()
-        var folder = executable.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("Samples/cameras.yaml")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }
+    /// The cameras example shipped with Mattebox (installed, or the checkout's Samples/cameras.yaml).
+    static var bundledConfig: URL? { DataFolders.find("cameras.yaml") }
 
     func discover() throws -> [CameraDevice] {
         let config = try configURL().map(ReplayCameraConfig.load)

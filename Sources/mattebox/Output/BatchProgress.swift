@@ -53,6 +53,7 @@ final class BatchProgress: @unchecked Sendable {
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         print()
         fflush(nil)
+        guard Log.currentThreshold < .error else { return }  // -q: no progress
         if terminal {
             FileHandle.standardError.write(Data(bar().utf8))
         } else if lastLine.secondsSince >= 5 || done == total {

@@ -1,0 +1,50 @@
+import Foundation
+import MatteboxTestSupport
+import Testing
+
+/// `make install` as a Debian tool's: it neither builds nor installs packages,
+/// and what it installs runs without the Swift toolchain, from anywhere,
+/// finding its plugins and named pipelines beside itself.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/patchelf"), "patchelf is not installed (make deps installs it)"))
+struct InstallTests {
+    @Test func theInstalledCommandRunsWithoutTheToolchainAndFindsItsPluginsAndPipelines() throws {
+        let folder = try TestEnvironment.scratchDirectory("install")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let prefix = folder.appendingPathComponent("prefix")
+        let install = TestEnvironment.run(
+            ["/usr/bin/make", "-C", TestEnvironment.packageRoot.path, "install", "PREFIX=\(prefix.path)",
+             "INSTALL_BIN=\(TestEnvironment.binDirectory.path)"], timeout: 300)
+        #expect(install.status == 0, "\(install.output)\n\(install.errors)")
+        let binary = prefix.appendingPathComponent("bin/mattebox").path
+
+        // No library from the Swift toolchain's folder: the runtime ships in lib/mattebox/swift.
+        let toolchain = URL(fileURLWithPath: "/opt/swift").path
+        let ldd = TestEnvironment.run(["/usr/bin/ldd", binary])
+        #expect(ldd.status == 0 && !ldd.output.contains(toolchain) && ldd.output.contains("lib/mattebox/swift/libswiftCore.so"),
+                "\(ldd.output)")
+        #expect(!ldd.output.contains("not found"), "\(ldd.output)")
+
+        // Run from outside the checkout with a bare environment: its own plugins and a named pipeline.
+        let home = folder.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "", "MATTEBOX_PLUGIN_PATH": ""]
+        let list = TestEnvironment.run([binary, "plugins", "list"], environment: environment)
+        #expect(list.status == 0 && list.output.contains("\(prefix.path)/lib/mattebox/plugins-1/libMatteboxOrientation.so"),
+                "\(list.output)\(list.errors)")
+        let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg").path
+        let out = folder.appendingPathComponent("out")
+        let run = TestEnvironment.run([binary, "process", photo, "-o", out.path, "--pipeline", "upright"], environment: environment)
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("orientation-6.jpg").path))
+        #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/bash-completion/completions/mattebox").path))
+        let pc = try String(contentsOf: prefix.appendingPathComponent("lib/pkgconfig/mattebox-plugin.pc"), encoding: .utf8)
+        #expect(pc.contains("prefix=\(prefix.path)"))
+
+        let uninstall = TestEnvironment.run(
+            ["/usr/bin/make", "-C", TestEnvironment.packageRoot.path, "uninstall", "PREFIX=\(prefix.path)",
+             "INSTALL_BIN=\(TestEnvironment.binDirectory.path)"])
+        #expect(uninstall.status == 0, "\(uninstall.errors)")
+        #expect(!FileManager.default.fileExists(atPath: binary))
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/mattebox").path))
+    }
+}

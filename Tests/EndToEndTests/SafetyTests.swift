@@ -1,0 +1,147 @@
+import Foundation
+import MatteboxTestSupport
+import Testing
+
+/// Originals are never written and no request is silently ignored: each test
+/// is a finding from trying the tool as a new user would.
+@Suite struct SafetyTests {
+    let folder: URL
+
+    init() throws { folder = try TestEnvironment.scratchDirectory("safety") }
+
+    private func mattebox(_ arguments: String..., environment: [String: String] = [:]) -> TestEnvironment.CommandResult {
+        TestEnvironment.run([TestEnvironment.mattebox] + arguments, environment: environment)
+    }
+
+    private func photo(_ name: String = "p.jpg") throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(
+            at: TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg"), to: url)
+        return url
+    }
+
+    @Test func anOutputFolderThatIsTheInputsFolderNeverReplacesTheInput() throws {
+        let input = try photo()
+        let before = try Data(contentsOf: input)
+        let run = mattebox("process", input.path, "-o", folder.path)
+        #expect(run.status == 1)
+        #expect(run.errors.contains("would replace an input") && run.errors.contains(input.path), "\(run.errors)")
+        #expect(try Data(contentsOf: input) == before)
+        // Not even with --overwrite.
+        let forced = mattebox("process", input.path, "-o", folder.appendingPathComponent(".").path, "--overwrite")
+        #expect(forced.status == 1)
+        #expect(try Data(contentsOf: input) == before)
+    }
+
+    @Test func specialFilesFailAtOnceSayingWhatTheyAre() throws {
+        let fifo = folder.appendingPathComponent("x.heic")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let device = folder.appendingPathComponent("zero.jpg")
+        try FileManager.default.createSymbolicLink(atPath: device.path, withDestinationPath: "/dev/zero")
+        let run = mattebox("process", fifo.path, device.path, "-o", folder.appendingPathComponent("out").path, "--timeout", "60")
+        #expect(run.status == 1)
+        #expect(run.output.contains("\(fifo.path): a named pipe (FIFO), not a photo file"), "\(run.output)")
+        #expect(run.output.contains("\(device.path): a character device, not a photo file"), "\(run.output)")
+        #expect(!run.output.contains("timed out"))
+    }
+
+    @Test func unknownFormatsNeverReachAnotherLoaderAndSayWhatTheyLookLike() throws {
+        let raw = folder.appendingPathComponent("IMG_0001.CR3")
+        try Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 1] + Array("crx isom".utf8) + [UInt8](repeating: 0, count: 64))
+            .write(to: raw)
+        let run = mattebox("process", raw.path, "-o", folder.appendingPathComponent("out").path)
+        #expect(run.status == 1)
+        #expect(run.output.contains("not an image format Mattebox reads (it looks like a Canon CR3 raw file)"), "\(run.output)")
+        #expect(!run.output.lowercased().contains("magick"))
+        let inspect = mattebox("inspect", try photo("q.jpg").path)
+        #expect(inspect.status == 1 && inspect.errors.contains("not a HEIF file (it looks like a JPEG image)"), "\(inspect.errors)")
+    }
+
+    @Test func existingFilesAreReplacedOnlyWhenMatteboxWroteThemOrWhenAsked() throws {
+        let input = try photo()
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let theirs = out.appendingPathComponent("p.jpg")
+        try Data("someone else's file".utf8).write(to: theirs)
+        let refused = mattebox("process", input.path, "-o", out.path)
+        #expect(refused.status == 1 && refused.output.contains("already exists and Mattebox did not write it"), "\(refused.output)")
+        #expect(try String(contentsOf: theirs, encoding: .utf8) == "someone else's file")
+        let skipped = mattebox("process", input.path, "-o", out.path, "-n")
+        #expect(skipped.status == 0 && skipped.output.contains("1 skipped (output exists)"), "\(skipped.output)")
+        #expect(try String(contentsOf: theirs, encoding: .utf8) == "someone else's file")
+        let replaced = mattebox("process", input.path, "-o", out.path, "--overwrite")
+        #expect(replaced.status == 0, "\(replaced.output)")
+        #expect(try Data(contentsOf: theirs).starts(with: [0xFF, 0xD8]))
+        // Now the manifest says Mattebox wrote it: a plain rerun may replace it.
+        #expect(mattebox("process", input.path, "-o", out.path).status == 0)
+    }
+
+    @Test func whatAFormatCannotHoldIsANoteAndAConflictIsAnError() throws {
+        let input = try photo()
+        let depth = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/selfie-front.depth.png")
+        let out = folder.appendingPathComponent("out")
+        let run = mattebox("process", input.path, "--aux", "depth=\(depth.path)", "--format", "PNG", "-o", out.path, "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let notes = (report?["photos"] as? [[String: Any]])?.first?["notes"] as? [String: String]
+        #expect(notes?["auxiliaryImages"]?.contains("depth not kept: PNG holds only the primary image") == true, "\(notes ?? [:])")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("p.png").path), "format names in any case")
+        let pipeline = TestEnvironment.packageRoot.appendingPathComponent("Samples/pipelines/heif-package.yaml")
+        let conflict = mattebox("process", input.path, "--format", "jpg", "--pipeline", pipeline.path, "-o", out.path)
+        #expect(conflict.status == 1)
+        #expect(conflict.errors.contains("--format jpeg conflicts with the org.mattebox.heif stage at"), "\(conflict.errors)")
+    }
+
+    @Test func singleFileOutputsAreCheckedBeforeAnyWork() throws {
+        let input = try photo()
+        let wrongExtension = mattebox("export", input.path, "-o", folder.appendingPathComponent("x.jpg").path)
+        #expect(wrongExtension.status == 64 && wrongExtension.errors.contains("not .jpg"), "\(wrongExtension.errors)")
+        let into = folder.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: into, withIntermediateDirectories: true)
+        #expect(mattebox("export", input.path, "-o", into.path + "/").status == 0)
+        #expect(FileManager.default.fileExists(atPath: into.appendingPathComponent("p.heic").path))
+        let again = mattebox("export", input.path, "-o", into.appendingPathComponent("p.heic").path)
+        #expect(again.status == 1 && again.errors.contains("already exists"), "\(again.errors)")
+        let missing = folder.appendingPathComponent("no/such/dir/s.png")
+        let sheet = mattebox("inspect", into.appendingPathComponent("p.heic").path, "--sheet", missing.path)
+        #expect(sheet.status == 1 && sheet.errors.contains("does not exist"), "\(sheet.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("no").path))
+    }
+
+    @Test func standardInputAndOutputStandForOnePhoto() throws {
+        let input = try photo()
+        let out = folder.appendingPathComponent("from-stdin.jpg")
+        let shell = "'\(TestEnvironment.mattebox)' process - -o - < '\(input.path)' > '\(out.path)'"
+        let run = TestEnvironment.run(["/bin/sh", "-c", shell])
+        #expect(run.status == 0, "\(run.errors)")
+        let bytes = try Data(contentsOf: out)
+        #expect(bytes.starts(with: [0xFF, 0xD8]) && bytes.count > 1000, "a JPEG on standard output, nothing else")
+        let exported = TestEnvironment.run(["/bin/sh", "-c", "'\(TestEnvironment.mattebox)' export '\(input.path)' -o - | head -c 12"])
+        #expect(exported.output.contains("ftypheic"))
+    }
+
+    @Test func sidecarsAreAttachedNotProcessedAsPhotos() throws {
+        let photos = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos")
+        let out = folder.appendingPathComponent("out")
+        let run = mattebox("process", photos.path, "-o", out.path, "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let inputs = (report?["photos"] as? [[String: Any]])?.compactMap { $0["input"] as? String } ?? []
+        #expect(!inputs.contains { $0.hasSuffix(".depth.png") || $0.hasSuffix(".portraitMatte.png") }, "\(inputs)")
+        // The selfie keeps its depth and matte: the default format for a photo with auxiliary images is HEIF.
+        let inspect = mattebox("inspect", out.appendingPathComponent("selfie-front.heic").path, "--json")
+        #expect(inspect.output.contains("portraitMatte") && inspect.output.contains("\"depth\""), "\(inspect.output.prefix(400))")
+        let plain = mattebox("process", photos.path, "-o", folder.appendingPathComponent("plain").path, "--no-sidecars", "--dry-run")
+        #expect(plain.output.contains("selfie-front.depth.png ->"), "\(plain.output)")
+    }
+
+    @Test func aDryRunSaysWhatWouldHappenAndWritesNothing() throws {
+        let input = try photo()
+        let out = folder.appendingPathComponent("planned")
+        let run = mattebox("process", input.path, folder.appendingPathComponent("missing.jpg").path, "-o", out.path, "--dry-run")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("process \(input.path) -> \(out.path)/p.jpg|heic"), "\(run.output)")
+        #expect(run.output.contains("refuse  \(folder.path)/missing.jpg: \(folder.path)/missing.jpg: No such file"), "\(run.output)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+}
