@@ -88,10 +88,11 @@ bench: deps
 	@command -v /usr/bin/convert >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends imagemagick; }
 	$(SWIFT) build -c release
+	Samples/bench/startup-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/startup bench-startup.md
 	Samples/bench/heif-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out
 	Samples/bench/batch-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/batch bench-batch.md
 	Samples/bench/capture-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/capture bench-capture.md
-	Samples/bench/plugin-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/plugins bench-plugins.md
+	Samples/bench/plugin-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/plugins bench-plugins.md bench-startup.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR) (release build)
 bench-quality: deps
@@ -144,4 +145,4 @@ uninstall:
 	-rmdir $(INSTALL_ROOT)/include/mattebox 2>/dev/null
 
 clean:
-	rm -rf .build demo-out bench-out bench-quality.md bench-batch.md bench-capture.md bench-plugins.md
+	rm -rf .build demo-out bench-out bench-quality.md bench-batch.md bench-capture.md bench-plugins.md bench-startup.md
