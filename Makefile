@@ -119,6 +119,7 @@ install:
 		$(INSTALL_ROOT)/share/fish/vendor_completions.d
 	install -m 755 $(INSTALL_BIN)/mattebox $(INSTALL_ROOT)/bin/mattebox
 	for p in $(PLUGINS); do install -m 644 $(INSTALL_BIN)/libMattebox$$p.so $(INSTALL_ROOT)/lib/mattebox/plugins-1/; done
+	install -m 644 $(INSTALL_BIN)/libMatteboxCVision.so $(INSTALL_ROOT)/lib/mattebox/libMatteboxCVision.so
 	for lib in $$(ldd $(INSTALL_BIN)/mattebox $(patsubst %,$(INSTALL_BIN)/libMattebox%.so,$(PLUGINS)) \
 		| awk '$$3 ~ /\/usr\/lib\/swift\// || $$3 ~ /swift\/linux\// { print $$3 }' | sort -u); do \
 		install -m 644 $$lib $(INSTALL_ROOT)/lib/mattebox/swift/; done

@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "MatteboxDepth", type: .dynamic, targets: ["MatteboxDepth"]),
         .library(name: "MatteboxPortraitMatte", type: .dynamic, targets: ["MatteboxPortraitMatte"]),
         .library(name: "MatteboxSemanticMattes", type: .dynamic, targets: ["MatteboxSemanticMattes"]),
+        // OpenCV behind the vision C API, loaded by the host on demand.
+        .library(name: "MatteboxCVision", type: .dynamic, targets: ["CVision"]),
         // Sample third-party plugins: one in plain C, one in Swift.
         .library(name: "MatteboxSampleInvert", type: .dynamic, targets: ["MatteboxSampleInvert"]),
         .library(name: "MatteboxSampleGrayscale", type: .dynamic, targets: ["MatteboxSampleGrayscale"]),
@@ -36,12 +38,18 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
         .target(name: "CHeifShim", dependencies: ["CHeif"]),
-        // OpenCV (C++) behind a small C API, for the host and the vision plugins.
+        // OpenCV (C++) behind a small C API (the header is CVisionAPI's): linked into the
+        // vision plugins, and built as libMatteboxCVision.so, which the host loads only when
+        // a command needs stereo or calibration (CVisionLoader), so `mattebox` starts fast.
+        .target(name: "CVisionAPI"),
         .target(
             name: "CVision",
+            dependencies: ["CVisionAPI"],
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc", "opencv_dnn"]
                 .map { .linkedLibrary($0) }),
+
+        .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], linkerSettings: [.linkedLibrary("dl")]),
 
         // libv4l2 and libv4lconvert behind non-variadic C functions and constants.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
@@ -70,7 +78,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
-        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVision"]),
+        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"]),
         // Sources of photos: cameras (V4L2 real, emulated, replay) and the capture session.
         .target(
             name: "MatteboxCapture",
@@ -85,7 +93,7 @@ let package = Package(
         .target(
             name: "MatteboxEvaluation",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
-        .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVision"]),
+        .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVisionAPI", "CVision"]),
         .executableTarget(
             name: "mattebox",
             dependencies: [

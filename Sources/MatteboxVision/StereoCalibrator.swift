@@ -1,4 +1,5 @@
-import CVision
+import CVisionAPI
+import CVisionLoader
 import Foundation
 import MatteboxCore
 import MatteboxRuntime
@@ -31,6 +32,7 @@ public struct StereoCalibrator: Sendable {
 
     /// Calibrates and writes the result atomically to `output`.
     public func calibrate(lefts: [PixelImage], rights: [PixelImage], output: URL) throws -> Result {
+        try VisionLibrary.load()
         guard lefts.count == rights.count, !lefts.isEmpty else {
             throw MatteboxError("calibration needs as many right views as left views (\(lefts.count) left, \(rights.count) right)")
         }
@@ -41,7 +43,7 @@ public struct StereoCalibrator: Sendable {
         let temporary = output.deletingLastPathComponent()
             .appendingPathComponent(".\(output.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).yml")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let status = mbx_cv_calibrate_stereo(
+        let status = mbx_cvl_calibrate_stereo(
             &leftViews, &rightViews, Int32(lefts.count), Int32(boardColumns), Int32(boardRows), squareMillimetres,
             temporary.path, &found, &result, &error)
         try VisionCall.check(status, error, "stereo calibration")

@@ -1,5 +1,7 @@
-import CVision
+import CVisionAPI
+import CVisionLoader
 import Foundation
+import MatteboxRuntime
 import MatteboxCore
 
 /// Disparity of a stereo pair in pixels (left view), for `mattebox depth`,
@@ -33,6 +35,7 @@ public struct StereoMatcher: Sendable {
     }
 
     public func disparity(left: PixelImage, right: PixelImage) throws -> Result {
+        try VisionLibrary.load()
         let out = PixelImage(width: left.width, height: left.height, channels: 1, format: .float32)
         var leftView = left.visionImage, rightView = right.visionImage
         var result = mbx_cv_stereo_result()
@@ -42,7 +45,7 @@ public struct StereoMatcher: Sendable {
             var options = mbx_cv_stereo_options(
                 num_disparities: Int32(numDisparities ?? 0), refine: method == .refined ? 1 : -1,
                 calibration_path: path == nil ? nil : cPath, out_width: 0, out_height: 0)
-            return mbx_cv_stereo_disparity(
+            return mbx_cvl_stereo_disparity(
                 &leftView, &rightView, &options, out.data.assumingMemoryBound(to: Float.self), &result, &error)
         }
         try VisionCall.check(status, error, "stereo matching")

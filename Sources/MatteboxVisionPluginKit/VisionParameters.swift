@@ -1,4 +1,4 @@
-@_exported import CVision
+@_exported import CVisionAPI
 import MatteboxPluginSDK
 
 /// The settings every OpenCV plugin shares (how hard to work, where the face

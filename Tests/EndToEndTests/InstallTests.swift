@@ -31,6 +31,8 @@ struct InstallTests {
         let list = TestEnvironment.run([binary, "plugins", "list"], environment: environment)
         #expect(list.status == 0 && list.output.contains("\(prefix.path)/lib/mattebox/plugins-1/libMatteboxOrientation.so"),
                 "\(list.output)\(list.errors)")
+        let version = TestEnvironment.run([binary, "--version"], environment: environment)
+        #expect(version.output.contains("OpenCV 4."), "the vision library loads from lib/mattebox: \(version.output)")
         let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg").path
         let out = folder.appendingPathComponent("out")
         let run = TestEnvironment.run([binary, "process", photo, "-o", out.path, "--pipeline", "upright"], environment: environment)
