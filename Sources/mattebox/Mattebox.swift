@@ -16,9 +16,9 @@ struct Mattebox: ParsableCommand {
             ~/.local/share/mattebox/plugins-1 and in /usr/local/lib and /usr/lib mattebox/plugins-1. \
             Every command takes -q (errors only) and -v/-vv (more detail) for standard error; \
             MATTEBOX_LOG=error|warning|info|debug sets the same level. Exit status: 0 success, \
-            1 a photo, file, device or plugin failed, 64 the command line is wrong.
+            1 a photo, file, device or plugin failed, 64 the command line is wrong. \
+            `mattebox --version` lists the versions of Mattebox, the plugin ABI and the libraries.
             """,
-        version: VersionReport.text,
         subcommands: [
             ProcessCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
             EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self, DevicesCommand.self, CaptureCommand.self,
@@ -31,6 +31,12 @@ struct Mattebox: ParsableCommand {
     /// suggestion; command-line mistakes exit 64 and everything else 1.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // Answered here, not through the configuration, so that only --version loads the
+        // vision library to ask OpenCV's version; every other command starts without it.
+        if arguments == ["--version"] {
+            print(VersionReport.text)
+            return
+        }
         if let problem = unknownCommand(in: arguments) {
             FileHandle.standardError.write(Data("Error: \(problem)\nSee 'mattebox --help' for the commands.\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
