@@ -86,6 +86,14 @@ import Testing
         #expect(quiet.errors.count < verbose.errors.count, "-q prints less than -vv:\n\(quiet.errors)\n---\n\(verbose.errors)")
     }
 
+    @Test func aPhotoWithoutAFaceSaysSoOnce() {
+        let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
+        let run = mattebox("process", photo, "-o", folder.appendingPathComponent("faces").path, "--pipeline", "portrait-mattes")
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = (run.output + run.errors).split(separator: "\n").filter { $0.contains("no face found") }
+        #expect(lines.count == 1 && lines[0].contains("portraitMatte, semanticMattes"), "\(run.output)\n\(run.errors)")
+    }
+
     @Test func versionListsTheLibraries() {
         let version = mattebox("--version")
         for name in ["mattebox ", "plugin ABI 1.", "libvips 8.", "libheif 1.", "OpenCV 4."] {

@@ -106,7 +106,7 @@ struct CaptureCommand: ParsableCommand {
         for photo in report.photos {
             print("\(photo.output)  \(photo.width)x\(photo.height)  frame \(photo.frameSequence)  "
                 + String(format: "shutter-to-file %.3f s", photo.shutterToFileSeconds))
-            for (name, note) in photo.notes.sorted(by: { $0.key < $1.key }) { print("      note \(name): \(note)") }
+            for line in NoteLines.render(photo.notes) { print("      \(line)") }
         }
         print(String(format: "camera %@%@: preview %.1f fps; frames kept %d, defective %d, throttled %d",
                      report.camera, report.replay ? " (replay)" : "", report.previewFramesPerSecond,

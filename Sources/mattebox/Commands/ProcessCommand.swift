@@ -211,7 +211,7 @@ struct ProcessCommand: ParsableCommand {
         if let output = outcome.output {
             print("\(outcome.input) -> \(output)")
             for extra in outcome.auxiliaryOutputs { print("      + \(extra)") }
-            for (name, note) in outcome.notes.sorted(by: { $0.key < $1.key }) { print("      note \(name): \(note)") }
+            for line in NoteLines.render(outcome.notes) { print("      \(line)") }
         } else {
             print("FAILED \(outcome.error ?? outcome.input)")
         }
