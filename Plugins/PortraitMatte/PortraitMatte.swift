@@ -60,6 +60,11 @@ final class PortraitMatte: PhotoProcessor {
             }
             return face
         }
+        if found != nil {
+            try photo.setString(
+                "note.portraitMatteMethod",
+                model?.method ?? "classical: Haar face, GrabCut from a head-and-shoulders layout, guided filter")
+        }
         if found == nil {
             try photo.setString(MBX_META_NOTE_PORTRAIT_MATTE, "no face found, so no portrait matte (as on iOS)")
             photo.log("no face found; no portrait matte")

@@ -9,7 +9,9 @@ public struct SegmentationModel {
     /// The model parameters, with the defaults that suit this plugin's kind of model.
     public static func parameters(crop: Double, classes: String, classesHelp: String) -> [Parameter] {
         [
-            Parameter("model", .string(default: ""), description: "ONNX segmentation model to use instead of the classical method"),
+            Parameter(
+                "model", .string(default: ""),
+                description: "ONNX segmentation model to use instead of the classical method: a file, or an installed model's name (modnet; see `mattebox models list`)"),
             Parameter("model-input", .string(default: "512x512"), description: "the model's input size, WIDTHxHEIGHT"),
             Parameter(
                 "model-mean", .string(default: "0.485,0.456,0.406"),
@@ -25,12 +27,38 @@ public struct SegmentationModel {
 
     public let path: String
     public let classes: [String: [Int32]]
+    /// What made the matte, for the photo's notes: "MODNet portrait matting (cv::dnn)", or the file.
+    public let method: String
     private var options: mbx_cv_model_options
 
     /// nil when no model is set. `names` are the mattes `model-classes` may name.
+    /// A name without a path (`modnet`) is a model `mattebox models install`
+    /// put in the data folders, fed and read as that model needs (the other
+    /// model-* parameters are then not used).
     public init?(_ parameters: PluginParameters, names: Set<String>) throws {
-        path = try parameters.string("model")
-        if path.isEmpty { return nil }
+        let value = try parameters.string("model")
+        if value.isEmpty || value == "none" { return nil }
+        if !value.contains("/"), !value.hasSuffix(".onnx") {
+            guard let named = NamedModel.named(value) else {
+                let known = NamedModel.known.map(\.name).joined(separator: ", ")
+                throw PluginError("model: \(value) is neither a file nor a known model (\(known))", status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            guard let file = named.installedFile() else {
+                throw PluginError(
+                    "model: \(value) is not installed; run `mattebox models install \(value)`", status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            path = file
+            method = "\(named.title) (cv::dnn)"
+            options = mbx_cv_model_options()
+            (options.input_width, options.input_height) = (named.inputSize, named.inputSize)
+            options.mean = named.mean
+            options.std = named.std
+            options.crop = named.crop
+            classes = try SegmentationModel.classMap(named.classes, names: names)
+            return
+        }
+        path = value
+        method = "the ONNX model \(value) (cv::dnn)"
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw PluginError("model: \(path) does not exist or cannot be read", status: MBX_ERR_INVALID_ARGUMENT)
         }

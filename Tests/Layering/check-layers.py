@@ -17,7 +17,7 @@ import sys
 
 # The flow, low to high: a module may depend only on modules before it.
 LAYERS = [
-    "MatteboxRuntime", "MatteboxGeometry", "MatteboxPressure", "MatteboxCore", "MatteboxISOBMFF", "MatteboxHEIF",
+    "MatteboxRuntime", "MatteboxGeometry", "MatteboxPressure", "MatteboxModels", "MatteboxCore", "MatteboxISOBMFF", "MatteboxHEIF",
     "MatteboxImageIO", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation",
     "MatteboxCapture", "MatteboxCaptureService", "mattebox",
 ]

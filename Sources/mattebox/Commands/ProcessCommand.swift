@@ -167,7 +167,7 @@ struct ProcessCommand: ParsableCommand {
             let kept = summary.skipped - skipped.count
             if kept > 0 { line += ", \(kept) skipped (output exists)" }
             let noted = outcomes.filter { !$0.notes.isEmpty }.count
-            if noted > 0 { line += ", \(noted) with notes (above) on what was not made or kept" }
+            if noted > 0 { line += ", \(noted) with notes (above)" }
             if let shard = selectedShard { line += " (shard \(shard) of \(all.count) photos)" }
             Self.emit(line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, workers, workers == 1 ? "" : "s"), to: lines)
         }

@@ -1,0 +1,59 @@
+import Foundation
+import MatteboxPluginSDK
+
+/// A model installed by `mattebox models install`, named in a pipeline
+/// (`model: modnet`) instead of by path: where its file is, and how it is fed
+/// and read, so the user sets nothing else. The data folders are searched in
+/// the host's order: `$XDG_DATA_HOME/mattebox` (or `~/.local/share/mattebox`),
+/// `share/mattebox` of the installation this plugin belongs to, then
+/// `/usr/local/share/mattebox` and `/usr/share/mattebox`.
+public struct NamedModel: Sendable {
+    public var name: String
+    /// What the model is, for notes ("MODNet portrait matting").
+    public var title: String
+    public var fileName: String
+    public var inputSize: Int32
+    public var mean: (Float, Float, Float)
+    public var std: (Float, Float, Float)
+    public var crop: Double
+    public var classes: String
+
+    /// MODNet: RGB, (x − 127.5) / 127.5, a 512 px square of the whole photo, one alpha channel.
+    public static let modnet = NamedModel(
+        name: "modnet", title: "MODNet portrait matting", fileName: "modnet-512.onnx", inputSize: 512,
+        mean: (0.5, 0.5, 0.5), std: (0.5, 0.5, 0.5), crop: 0, classes: "person=0")
+
+    public static let known = [modnet]
+
+    public static func named(_ name: String) -> NamedModel? { known.first { $0.name == name } }
+
+    /// The installed file, or nil when `mattebox models install NAME` has not run.
+    public func installedFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        var folders: [String] = []
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            folders.append("\(data)/mattebox")
+        } else if let home = environment["HOME"], !home.isEmpty {
+            folders.append("\(home)/.local/share/mattebox")
+        }
+        if let installation = Self.installationShare { folders.append(installation) }
+        folders += ["/usr/local/share/mattebox", "/usr/share/mattebox"]
+        return folders.map { "\($0)/models/\(name)/\(fileName)" }.first { FileManager.default.isReadableFile(atPath: $0) }
+    }
+
+    /// `PREFIX/share/mattebox` for a plugin installed in `PREFIX/lib/mattebox/plugins-1`.
+    private static var installationShare: String? {
+        // The file this code was loaded from: the mapping of /proc/self/maps that holds it.
+        let address = UInt(bitPattern: #dsohandle)
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        let file = maps.split(separator: "\n").lazy.compactMap { line -> String? in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []
+            guard fields.count >= 6, range.count == 2, (range[0]..<range[1]).contains(address) else { return nil }
+            return fields[5...].joined(separator: " ")
+        }.first
+        guard let file, file.hasPrefix("/") else { return nil }
+        let plugin = URL(fileURLWithPath: file)
+        return plugin.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("share/mattebox").path
+    }
+}

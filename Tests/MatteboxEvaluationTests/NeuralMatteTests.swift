@@ -1,0 +1,44 @@
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxPipeline
+import MatteboxTestSupport
+import Testing
+
+/// The portrait matte from MODNet, installed by `mattebox models install
+/// modnet` (CI runs `make models`), run through cv::dnn by the real plugin.
+@Suite(.enabled(if: BuiltVisionPlugins.modnetInstalled && BuiltVisionPlugins.hasChessboards,
+                "MODNet is not installed (mattebox models install modnet) or opencv-doc's photos are missing"))
+struct NeuralMatteTests {
+    func portrait(_ url: URL) throws -> Photo {
+        var photo = try ImageDecoder.decodePhoto(at: url)
+        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.portrait-matte\n    params: { model: modnet }").run(&photo)
+        return photo
+    }
+
+    @Test func messiIsCutOutWithBothArmsAndLegsAndNotTheCrowd() throws {
+        let photo = try portrait(BuiltVisionPlugins.chessboards.appendingPathComponent("messi5.jpg"))
+        let matte = try #require(photo.auxiliary[.portraitMatte])
+        #expect(photo.metadata.notes["portraitMatteMethod"] == "MODNet portrait matting (cv::dnn)")
+        let scale = Double(matte.width) / Double(photo.primary.width)
+        func value(_ x: Double, _ y: Double) -> Double { matte.sample(x: Int(x * scale), y: Int(y * scale)) }
+        // Points marked by hand on the 548x342 photo.
+        let person = ["left hand": (100.0, 99.0), "left arm": (140.0, 112.0), "right forearm": (340.0, 160.0),
+                      "head": (235.0, 90.0), "torso": (240.0, 170.0), "kicking leg": (400.0, 258.0),
+                      "standing leg": (255.0, 300.0)]
+        for (part, point) in person {
+            #expect(value(point.0, point.1) >= 128, "\(part) at \(point) is in the matte")
+        }
+        let background = ["crowd top left": (40.0, 40.0), "crowd right": (480.0, 120.0), "crowd behind": (150.0, 230.0),
+                          "grass": (60.0, 320.0), "ball": (360.0, 312.0), "stands top right": (500.0, 30.0)]
+        for (part, point) in background {
+            #expect(value(point.0, point.1) < 128, "\(part) at \(point) is not in the matte")
+        }
+    }
+
+    @Test func aPhotoWithoutPeopleGetsNoMatteAndANote() throws {
+        let photo = try portrait(TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg"))
+        #expect(photo.auxiliary[.portraitMatte] == nil)
+        #expect(photo.metadata.notes["portraitMatte"]?.contains("no face found") == true)
+    }
+}
