@@ -8,7 +8,7 @@ import MatteboxPluginSDK
 final class PortraitMatte: PhotoProcessor {
     static let description = ProcessorDescription(
         id: "org.mattebox.portrait-matte", name: "Portrait matte",
-        summary: "Finds the person around the largest face (Haar cascade, GrabCut, guided filter; or an ONNX model)",
+        summary: "Finds the person around the largest face: MODNet through cv::dnn when installed, else Haar cascade, GrabCut, guided filter",
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)")],
         outputs: [Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "8-bit, 255 = person; only with a face")],
@@ -18,7 +18,8 @@ final class PortraitMatte: PhotoProcessor {
             + SegmentationModel.parameters(
                 crop: 0, classes: "person=1",
                 classesHelp: "which model classes are the person: person=CLASS[,CLASS...] "
-                    + "(default 1, for two-class models; a one-channel matting model is person=0)"))
+                    + "(default 1, for two-class models; a one-channel matting model is person=0)",
+                automatic: .modnet))
 
     private let settings: VisionParameters
     private let replace: Bool
@@ -27,7 +28,7 @@ final class PortraitMatte: PhotoProcessor {
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
         replace = try parameters.bool("replace")
-        model = try SegmentationModel(parameters, names: ["person"])
+        model = try SegmentationModel(parameters, names: ["person"], automatic: .modnet)
     }
 
     func process(_ photo: PluginPhoto) throws {
@@ -63,7 +64,8 @@ final class PortraitMatte: PhotoProcessor {
         if found != nil {
             try photo.setString(
                 "note.portraitMatteMethod",
-                model?.method ?? "classical: Haar face, GrabCut from a head-and-shoulders layout, guided filter")
+                model?.method ?? "classical: Haar face, GrabCut from a head-and-shoulders layout, guided filter "
+                    + "(mattebox models install modnet for the neural matte)")
         }
         if found == nil {
             try photo.setString(MBX_META_NOTE_PORTRAIT_MATTE, "no face found, so no portrait matte (as on iOS)")

@@ -7,11 +7,14 @@ import MatteboxPluginSDK
 /// output classes make which matte, so the matte plugins read them alike.
 public struct SegmentationModel {
     /// The model parameters, with the defaults that suit this plugin's kind of model.
-    public static func parameters(crop: Double, classes: String, classesHelp: String) -> [Parameter] {
+    public static func parameters(crop: Double, classes: String, classesHelp: String, automatic: NamedModel? = nil) -> [Parameter] {
         [
             Parameter(
                 "model", .string(default: ""),
-                description: "ONNX segmentation model to use instead of the classical method: a file, or an installed model's name (modnet; see `mattebox models list`)"),
+                description: automatic.map {
+                    "empty or none: the classical method (the default, for now); \($0.name): \($0.title), installed by "
+                        + "mattebox models install \($0.name); auto: \($0.name) when installed, else classical; or an ONNX file"
+                } ?? "ONNX segmentation model to use instead of the classical method: a file, or an installed model's name (see `mattebox models list`)"),
             Parameter("model-input", .string(default: "512x512"), description: "the model's input size, WIDTHxHEIGHT"),
             Parameter(
                 "model-mean", .string(default: "0.485,0.456,0.406"),
@@ -35,8 +38,15 @@ public struct SegmentationModel {
     /// A name without a path (`modnet`) is a model `mattebox models install`
     /// put in the data folders, fed and read as that model needs (the other
     /// model-* parameters are then not used).
-    public init?(_ parameters: PluginParameters, names: Set<String>) throws {
-        let value = try parameters.string("model")
+    ///
+    /// `auto` (where `automatic` is given: the portrait matte) is that model
+    /// when it is installed and the classical method when it is not.
+    public init?(_ parameters: PluginParameters, names: Set<String>, automatic: NamedModel? = nil) throws {
+        var value = try parameters.string("model")
+        if value == "auto" {
+            guard let automatic, automatic.installedFile() != nil else { return nil }
+            value = automatic.name
+        }
         if value.isEmpty || value == "none" { return nil }
         if !value.contains("/"), !value.hasSuffix(".onnx") {
             guard let named = NamedModel.named(value) else {

@@ -66,3 +66,42 @@ struct InstallTests {
         #expect(unknown.status == 64 && unknown.errors.contains("did you mean `modnet`?"), "\(unknown.errors)")
     }
 }
+
+/// Which method made the portrait matte is always said: the classical method (the default,
+/// and what `model: auto` falls back to when MODNet is not installed) or MODNet.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/doc/opencv-doc/examples/data/messi5.jpg"),
+                "opencv-doc's messi5.jpg is not installed"))
+struct MatteMethodTests {
+    func method(pipeline: String, environment: [String: String]) throws -> String? {
+        let folder = try TestEnvironment.scratchDirectory("method")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = TestEnvironment.run(
+            [TestEnvironment.mattebox, "process", "/usr/share/doc/opencv-doc/examples/data/messi5.jpg", "-o",
+             folder.appendingPathComponent("out").path, "--pipeline", pipeline, "--json"],
+            environment: environment)
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let notes = (report?["photos"] as? [[String: Any]])?.first?["notes"] as? [String: Any]
+        return notes?["portraitMatteMethod"] as? String
+    }
+
+    @Test func withoutAnInstalledModelTheClassicalMethodRunsAndSaysSo() throws {
+        let empty = try TestEnvironment.scratchDirectory("no-models")
+        let auto = try TestEnvironment.scratchDirectory("auto").appendingPathComponent("auto.yaml")
+        try "stages:\n  - plugin: org.mattebox.portrait-matte\n    params: { model: auto }\n"
+            .write(to: auto, atomically: true, encoding: .utf8)
+        for pipeline in ["portrait-mattes", auto.path] {
+            let said = try method(pipeline: pipeline, environment: ["XDG_DATA_HOME": empty.path])
+            #expect(said?.hasPrefix("classical") == true && said?.contains("mattebox models install modnet") == true, "\(said ?? "nil")")
+        }
+    }
+
+    @Test func withMODNetInstalledTheNeuralPipelineUsesIt() throws {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        guard FileManager.default.fileExists(atPath: "\(home)/.local/share/mattebox/models/modnet/modnet-512.onnx") else {
+            print("MODNet is not installed for this user (mattebox models install modnet): default-method check skipped")
+            return
+        }
+        #expect(try method(pipeline: "portrait-neural", environment: [:]) == "MODNet portrait matting (cv::dnn)")
+    }
+}
