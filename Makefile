@@ -66,6 +66,7 @@ demo: build
 		--pipeline Samples/pipelines/selfie-mirrored.yaml --timings
 	$(BIN_DIR)/mattebox process Samples/photos/orientation-6.jpg -o demo-out/samples \
 		--pipeline Samples/pipelines/sample-plugins.yaml
+	mkdir -p demo-out/heif
 	$(BIN_DIR)/mattebox export Samples/photos/selfie-front.jpg -o demo-out/heif/selfie.heic \
 		--depth Samples/photos/selfie-front.depth.png --portrait-matte Samples/photos/selfie-front.portraitMatte.png
 	$(BIN_DIR)/mattebox inspect demo-out/heif/selfie.heic --sheet demo-out/heif/selfie-sheet.png
