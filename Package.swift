@@ -56,21 +56,22 @@ let package = Package(
 
         // Leaves: what every process needs (errors, logging, files, child processes),
         // and the orientation math host and plugins share without linking each other.
-        .target(name: "MatteboxRuntime", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "MatteboxRuntime",
+            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "MatteboxGeometry"),
         // The machine around the work: thermal zones, cooling devices, CPU pressure.
         .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
         // Neural models from package registries: pinned, converted for cv::dnn, installed with their licences.
-        .target(
-            name: "MatteboxModels",
-            dependencies: ["MatteboxRuntime", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "MatteboxModels", dependencies: ["MatteboxRuntime"]),
         // The model: Photo, images, roles, EXIF, metadata.
         .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"]),
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
         // and above it photos with their auxiliary images, HEVC through libheif.
         .target(name: "MatteboxISOBMFF"),
         .target(name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "CHeif", "CHeifShim"]),
-        .target(name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxHEIF", "CVipsShim"]),
+        .target(
+            name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "CVipsShim"]),
         .target(
             name: "MatteboxPluginHost",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "CMatteboxPluginABI"]),
@@ -79,7 +80,6 @@ let package = Package(
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost",
                 "Yams",
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
         .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"]),

@@ -43,7 +43,15 @@ public struct HEIFContainer {
 
     /// True when the bytes start with an `ftyp` naming a HEIF (HEVC) image brand.
     public static func looksLikeHEIF(_ prefix: [UInt8]) -> Bool {
-        guard prefix.count >= 12, BoxType.string(prefix[4..<8]) == "ftyp" else { return false }
+        let brands = fileBrands(prefix)
+        let hevc = brands.contains { imageBrands.contains($0) && $0 != "mif1" && $0 != "msf1" }
+        return hevc || (brands.contains { imageBrands.contains($0) } && !brands.contains { av1Brands.contains($0) })
+    }
+
+    /// The major and compatible brands of the `ftyp` box a file starts with
+    /// (empty when it does not start with one), read from its first bytes.
+    public static func fileBrands(_ prefix: [UInt8]) -> [String] {
+        guard prefix.count >= 12, BoxType.string(prefix[4..<8]) == "ftyp" else { return [] }
         let size = min(prefix.count, Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3]))
         var brands = [BoxType.string(prefix[8..<12])]
         var offset = 16
@@ -51,8 +59,7 @@ public struct HEIFContainer {
             brands.append(BoxType.string(prefix[offset..<offset + 4]))
             offset += 4
         }
-        let hevc = brands.contains { imageBrands.contains($0) && $0 != "mif1" && $0 != "msf1" }
-        return hevc || (brands.contains { imageBrands.contains($0) } && !brands.contains { av1Brands.contains($0) })
+        return brands
     }
 
     public init(bytes: [UInt8]) throws {

@@ -6,41 +6,48 @@ import MatteboxRuntime
 /// `.pfm`, `.tif`, `.tiff`) next to `NAME.jpg` is that photo's `<role>` image,
 /// as `--aux ROLE=FILE` would attach it. It is the naming `--aux-png` writes,
 /// so outputs feed back in; a sidecar is never a photo of its own.
-public enum Sidecars {
+///
+/// A `Sidecars` value is one folder's listing, read once: finding the
+/// sidecars of every photo in it costs a dictionary lookup per file, not a
+/// listing per photo.
+public struct Sidecars: Sendable {
     public static let extensions: Set<String> = ["png", "pfm", "tif", "tiff"]
 
-    /// The role a file names when it is a sidecar of a photo in the same
-    /// folder (`siblings` are the folder's file names), else nil.
-    public static func role(of url: URL, siblings: Set<String>) -> (photo: String, role: ImageRole)? {
-        let name = url.lastPathComponent
-        guard extensions.contains(url.pathExtension.lowercased()) else { return nil }
-        let parts = (name as NSString).deletingPathExtension
-        // "IMG_1.depth" or "aloeL.org.mattebox.stereo-right": try each dot as the split.
-        var index = parts.firstIndex(of: ".")
-        while let dot = index {
-            let stem = String(parts[..<dot]), role = ImageRole(String(parts[parts.index(after: dot)...]))
-            if role != .primary, role.isValidName, let photo = photoNamed(stem, in: siblings, except: name) {
-                return (photo, role)
-            }
-            index = parts[parts.index(after: dot)...].firstIndex(of: ".")
-        }
-        return nil
+    /// Every file that is a sidecar, by the name of the photo it belongs to.
+    public private(set) var byPhoto: [String: [ImageRole: URL]] = [:]
+    /// The names of the files that are sidecars (not photos).
+    public private(set) var sidecarNames: Set<String> = []
+
+    /// The sidecars in `folder`.
+    public init(folder: URL) {
+        self.init(folder: folder, names: (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
     }
 
-    /// Every sidecar beside `photo`, by role.
-    public static func find(for photo: URL) -> [ImageRole: URL] {
-        let folder = photo.deletingLastPathComponent()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [:] }
-        let siblings = Set(names)
-        var found: [ImageRole: URL] = [:]
-        for name in names.sorted() {
-            let url = folder.appendingPathComponent(name)
-            if let match = role(of: url, siblings: siblings), match.photo == photo.lastPathComponent {
-                found[match.role] = url
+    init(folder: URL, names: [String]) {
+        // Photo names by their name without extension: "IMG_1" -> "IMG_1.JPG".
+        var photos: [String: String] = [:]
+        for name in names.sorted() where ImageContainers.photoExtensions.contains((name as NSString).pathExtension.lowercased()) {
+            let stem = (name as NSString).deletingPathExtension
+            if photos[stem] == nil { photos[stem] = name }
+        }
+        for name in names where Self.extensions.contains((name as NSString).pathExtension.lowercased()) {
+            let parts = (name as NSString).deletingPathExtension
+            // "IMG_1.depth" or "aloeL.org.mattebox.stereo-right": try each dot as the split.
+            var index = parts.firstIndex(of: ".")
+            while let dot = index {
+                let stem = String(parts[..<dot]), role = ImageRole(String(parts[parts.index(after: dot)...]))
+                if role != .primary, role.isValidName, let photo = photos[stem], photo != name {
+                    byPhoto[photo, default: [:]][role] = folder.appendingPathComponent(name)
+                    sidecarNames.insert(name)
+                    break
+                }
+                index = parts[parts.index(after: dot)...].firstIndex(of: ".")
             }
         }
-        return found
     }
+
+    /// The sidecars of the photo named `photo` in this folder, by role.
+    public func of(_ photo: String) -> [ImageRole: URL] { byPhoto[photo] ?? [:] }
 
     /// Reads a sidecar as `--aux` does; a 16-bit PNG that states its scale
     /// (`--aux-png` wrote float values that way) comes back as float, except
@@ -59,14 +66,4 @@ public enum Sidecars {
         for index in 0..<(image.width * image.height) { target[index] = Float(Double(source[index]) / scale) }
         return float
     }
-
-    /// The photo file in `siblings` whose name without extension is `stem` (not a sidecar itself).
-    private static func photoNamed(_ stem: String, in siblings: Set<String>, except name: String) -> String? {
-        siblings.sorted().first { candidate in
-            candidate != name && (candidate as NSString).deletingPathExtension == stem
-                && photoExtensions.contains((candidate as NSString).pathExtension.lowercased())
-        }
-    }
-
-    static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "hif", "avif"]
 }

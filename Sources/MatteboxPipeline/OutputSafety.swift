@@ -27,8 +27,12 @@ public struct OutputSafety: Sendable, Codable {
 
     /// Throws unless `destination` may be written for a photo read from
     /// `source`; `isMattebox` says whether an existing file is one Mattebox
-    /// recorded writing there.
-    public func check(_ destination: URL, source: URL?, isMattebox: (URL) -> Bool) throws {
+    /// recorded writing there; `options` names the command's flags in the refusal.
+    public func check(
+        _ destination: URL, source: URL?,
+        options: String = "--overwrite replaces it, -n/--no-clobber skips photos whose outputs exist",
+        isMattebox: (URL) -> Bool
+    ) throws {
         guard let existing = FileIdentity(destination) else { return }
         if inputs.contains(existing) || source.flatMap(FileIdentity.init) == existing {
             throw MatteboxError(
@@ -46,9 +50,7 @@ public struct OutputSafety: Sendable, Codable {
             throw OutputExists(path: destination.path)
         case .refuse:
             guard !isMattebox(destination) else { return }
-            throw MatteboxError(
-                "\(destination.path) already exists and Mattebox did not write it",
-                hint: "--overwrite replaces it, -n/--no-clobber skips photos whose outputs exist")
+            throw MatteboxError("\(destination.path) already exists and Mattebox did not write it", hint: options)
         }
     }
 }

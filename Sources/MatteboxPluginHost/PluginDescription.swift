@@ -116,18 +116,6 @@ public struct ParameterSpec: Sendable, Codable, Equatable {
             enumValues: try values.decode([String].self, forKey: .enumValues),
             unit: try values.decodeIfPresent(String.self, forKey: .unit))
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(key, forKey: .key)
-        try values.encode(description, forKey: .description)
-        try values.encode(type, forKey: .type)
-        try values.encode(defaultValue, forKey: .defaultValue)
-        try values.encode(minimum, forKey: .minimum)
-        try values.encode(maximum, forKey: .maximum)
-        try values.encode(enumValues, forKey: .enumValues)
-        try values.encode(unit, forKey: .unit)
-    }
 }
 
 /// An image role a plugin reads or writes.

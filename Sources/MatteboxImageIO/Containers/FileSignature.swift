@@ -1,3 +1,5 @@
+import MatteboxISOBMFF
+
 /// What a file's first bytes say it is, for formats Mattebox does not read,
 /// so a refusal can name what the file looks like ("a Canon CR3 raw file")
 /// instead of a library's guess.
@@ -5,17 +7,7 @@ enum FileSignature {
     /// True for an ISOBMFF file whose `ftyp` major or compatible brands include one of `brands`.
     static func isftyp(_ header: [UInt8], brands: Set<String>) -> Bool { ftypBrands(header).contains { brands.contains($0) } }
 
-    static func ftypBrands(_ header: [UInt8]) -> [String] {
-        guard header.count >= 12, Array(header[4..<8]) == Array("ftyp".utf8) else { return [] }
-        let size = min(header.count, Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3]))
-        var brands = [String(decoding: header[8..<12], as: UTF8.self)]
-        var offset = 16
-        while offset + 4 <= size {
-            brands.append(String(decoding: header[offset..<offset + 4], as: UTF8.self))
-            offset += 4
-        }
-        return brands
-    }
+    static func ftypBrands(_ header: [UInt8]) -> [String] { HEIFContainer.fileBrands(header) }
 
     private static let magic: [(bytes: [UInt8], what: String)] = [
         (Array("GIF8".utf8), "a GIF image"), (Array("BM".utf8), "a BMP image"), (Array("%PDF".utf8), "a PDF document"),

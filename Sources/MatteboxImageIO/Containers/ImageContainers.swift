@@ -11,6 +11,11 @@ public enum ImageContainers {
         VipsContainer.netpbm, BMPContainer(),
     ]
 
+    /// The file extensions of photos: folders are walked for these (not for data such as PFM).
+    public static let photoExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "hif", "avif", "bmp",
+    ]
+
     /// The formats photos can be written as.
     public static var writable: [any ImageContainer] { all.filter(\.canWrite) }
 

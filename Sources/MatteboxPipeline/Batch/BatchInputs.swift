@@ -8,10 +8,14 @@ import MatteboxRuntime
 public struct BatchInput: Sendable, Equatable {
     public var url: URL
     public var stem: String
+    /// Its sidecars (`NAME.depth.png` beside it), found once when the inputs
+    /// were collected and handed to the worker with the photo.
+    public var sidecars: [ImageRole: URL] = [:]
 
-    public init(url: URL, stem: String) {
+    public init(url: URL, stem: String, sidecars: [ImageRole: URL] = [:]) {
         self.url = url
         self.stem = stem
+        self.sidecars = sidecars
     }
 }
 
@@ -22,9 +26,7 @@ public struct BatchInput: Sendable, Equatable {
 /// The order is stable (sorted within each folder), so shards and resumed runs
 /// agree on every photo's output name.
 public enum BatchInputs {
-    public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "hif", "avif",
-    ]
+    public static var imageExtensions: Set<String> { ImageContainers.photoExtensions }
 
     /// Fails before any work when a photo's output (in the format asked for)
     /// would be one of the run's inputs: `process photo.jpg -o .`.
@@ -44,19 +46,21 @@ public enum BatchInputs {
             hint: "choose another output folder with -o")
     }
 
-    /// The photos among `paths`; with `sidecars`, files that are another
-    /// photo's sidecar (`NAME.depth.png` beside `NAME.jpg`) are left out, as
-    /// they are attached to that photo instead.
+    /// The photos among `paths`; with `sidecars`, each gets the sidecars
+    /// beside it (`NAME.depth.png` beside `NAME.jpg`), and files that are
+    /// sidecars are left out as photos. Each folder is listed once.
     public static func collect(_ paths: [String], outputDirectory: URL, sidecars: Bool = true) -> [BatchInput] {
         let photos = collectFiles(paths, outputDirectory: outputDirectory)
         guard sidecars else { return photos }
-        var siblings: [URL: Set<String>] = [:]
-        return photos.filter { input in
+        var folders: [URL: Sidecars] = [:]
+        return photos.compactMap { input in
             let folder = input.url.deletingLastPathComponent()
-            if siblings[folder] == nil {
-                siblings[folder] = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            }
-            return Sidecars.role(of: input.url, siblings: siblings[folder]!) == nil
+            let listing = folders[folder] ?? Sidecars(folder: folder)
+            folders[folder] = listing
+            guard !listing.sidecarNames.contains(input.url.lastPathComponent) else { return nil }
+            var found = input
+            found.sidecars = listing.of(input.url.lastPathComponent)
+            return found
         }
     }
 

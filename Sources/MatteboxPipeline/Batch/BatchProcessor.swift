@@ -17,7 +17,8 @@ public struct BatchOptions: Sendable, Codable {
     public var auxiliaryInputs: [ImageRole: URL] = [:]
     /// Also write every auxiliary image as `<stem>.<role>.png`.
     public var writeAuxiliaryPNGs = false
-    /// Attach `NAME.<role>.png|pfm|tif` files beside each photo as its auxiliary images.
+    /// Attach `NAME.<role>.png|pfm|tif` files beside each photo as its auxiliary images
+    /// (found when the inputs are collected: `BatchInput.sidecars`).
     public var sidecars = true
     /// The roles sidecars bring to at least one photo of the run (stages may ask for them).
     public var sidecarRoles: Set<ImageRole> = []
@@ -80,16 +81,15 @@ public struct BatchProcessor: Sendable {
         self.writer = writer
     }
 
-    public func process(_ input: URL, outputStem: String) -> PhotoOutcome {
+    public func process(_ input: URL, outputStem: String, sidecars: [ImageRole: URL] = [:]) -> PhotoOutcome {
         var outcome = PhotoOutcome(input: input.path, status: .failed)
         do {
             var clock = ContinuousClock.now
             // What the input is, first: a FIFO or a device must fail now, not block or be read forever.
             try InputFile.checkReadable(input)
-            outcome.inputSHA256 = try? ContentHash.sha256(photoAt: input, sidecars: options.sidecars)
+            outcome.inputSHA256 = try? ContentHash.sha256(photoAt: input, sidecars: sidecars)
             var photo = try ImageDecoder.decodePhoto(at: input)
             if let position = options.cameraPosition { photo.metadata.capture.position = position }
-            let sidecars = options.sidecars ? Sidecars.find(for: input) : [:]
             for (role, url) in sidecars where options.auxiliaryInputs[role] == nil {
                 photo.setAuxiliary(try Sidecars.read(url, role: role), for: role)
             }

@@ -94,7 +94,9 @@ public struct BatchScheduler: Sendable {
 
     private func run(_ input: BatchInput, on worker: LineChannelProcess) -> PhotoOutcome {
         do {
-            let job = WorkerJob(input: input.url.path, stem: input.stem)
+            let job = WorkerJob(
+                input: input.url.path, stem: input.stem,
+                sidecars: Dictionary(uniqueKeysWithValues: input.sidecars.map { ($0.key.rawValue, $0.value.path) }))
             try worker.send(try JSONEncoder().encode(job))
             let line = try worker.receiveLine(timeout: photoTimeout)
             if let outcome = try JSONDecoder().decode(WorkerReply.self, from: line).outcome { return outcome }

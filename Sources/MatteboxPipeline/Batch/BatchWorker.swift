@@ -31,7 +31,8 @@ public enum BatchWorker {
                 Log.emit(.error, "mattebox worker: unreadable job line")
                 return 2
             }
-            let outcome = processor.process(URL(fileURLWithPath: job.input), outputStem: job.stem)
+            let sidecars = Dictionary(uniqueKeysWithValues: job.sidecars.map { (ImageRole($0.key), URL(fileURLWithPath: $0.value)) })
+            let outcome = processor.process(URL(fileURLWithPath: job.input), outputStem: job.stem, sidecars: sidecars)
             reply(WorkerReply(outcome: outcome), on: channel)
         }
         return 0

@@ -7,7 +7,7 @@ extension ResumeManifest {
     /// manifest entry matches this content and pipeline, and every output is
     /// there), with a skipped outcome for each by stem. Files a killed writer
     /// left half-written for the rest are removed.
-    public func partition(_ inputs: [BatchInput], pipelineSHA256 fingerprint: String, sidecars: Bool)
+    public func partition(_ inputs: [BatchInput], pipelineSHA256 fingerprint: String)
         -> (queue: [BatchInput], skipped: [String: PhotoOutcome])
     {
         let done = Mutex<[String: PhotoOutcome]>([:])
@@ -15,7 +15,7 @@ extension ResumeManifest {
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let input = inputs[index]
             guard let entry = completedEntry(
-                for: input, pipelineSHA256: fingerprint, hash: { try ContentHash.sha256(photoAt: input.url, sidecars: sidecars) })
+                for: input, pipelineSHA256: fingerprint, hash: { try ContentHash.sha256(photoAt: input.url, sidecars: input.sidecars) })
             else { return }
             var outcome = PhotoOutcome(input: input.url.path, status: .skipped)
             outcome.inputSHA256 = entry.inputSHA256

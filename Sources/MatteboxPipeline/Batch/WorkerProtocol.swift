@@ -30,6 +30,8 @@ public struct WorkerSetup: Codable, Sendable {
 public struct WorkerJob: Codable, Sendable {
     public var input: String
     public var stem: String
+    /// The photo's sidecars, by role (paths).
+    public var sidecars: [String: String] = [:]
 }
 
 /// A worker's answer line: first `ready` or `setupError`, then one `outcome` per job.

@@ -113,15 +113,13 @@ struct ProcessCommand: ParsableCommand {
 
         let registry = PluginRegistry.discoverForThisExecutable()
         let source = try PipelineSource.load(pipeline)
-        if options.sidecars {
-            options.sidecarRoles = Set(inputs.flatMap { Sidecars.find(for: $0.url).keys })
-        }
+        options.sidecarRoles = Set(inputs.flatMap(\.sidecars.keys))
         let validated = try source.validate(registry: registry, providedRoles: options.providedRoles)
         try validated.checkOutputFormat(options.format)
         try OutputFolder.prepare(options.outputDirectory, create: !dryRun)
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
         let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard)
-        let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint, sidecars: options.sidecars) : (inputs, [:])
+        let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         Log.emit(.info, "\(source.path): \(validated.stages.map(\.plugin.id).joined(separator: " → ")); "
@@ -133,7 +131,8 @@ struct ProcessCommand: ParsableCommand {
             workerCommand: [HostExecutable.path, "worker"],
             setup: WorkerSetup(pipeline: source, options: options, plugins: registry.scans),
             jobs: workers, photoTimeout: timeout)
-        if dryRun { return try DryRun(inputs: inputs, queue: queue, skipped: skipped, options: options).print(json: json) }
+        if dryRun { return try DryRun(inputs: inputs, queue: queue, skipped: skipped, options: options, manifest: manifest)
+            .print(json: json) }
         let pressure = BatchPressure(jobs: workers)
         if !ignorePressure { scheduler.concurrencyLimit = pressure.concurrency }
         let progress = BatchProgress(total: queue.count, skipped: skipped.count, jsonLines: jsonProgress)

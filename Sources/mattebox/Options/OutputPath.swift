@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// Where a single-file command (`export`, `inspect --sheet`) writes, checked
@@ -32,14 +33,8 @@ enum OutputPath {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw MatteboxError("the folder \(folder.path) does not exist", hint: "create it first with mkdir -p")
         }
-        if let identity = FileIdentity(url) {
-            if inputs.compactMap(FileIdentity.init).contains(identity) {
-                throw MatteboxError("\(url.path) is an input; an output never replaces an input")
-            }
-            guard overwrite else {
-                throw MatteboxError("\(url.path) already exists", hint: "--overwrite replaces it")
-            }
-        }
+        let safety = OutputSafety(existingFiles: overwrite ? .overwrite : .refuse, inputs: Set(inputs.compactMap(FileIdentity.init)))
+        try safety.check(url, source: nil, options: "--overwrite replaces it") { _ in false }
         return .file(url)
     }
 

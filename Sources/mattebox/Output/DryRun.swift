@@ -19,9 +19,11 @@ struct DryRun {
 
     var entries: [Entry] = []
 
-    init(inputs: [BatchInput], queue: [BatchInput], skipped: [String: PhotoOutcome], options: BatchOptions) {
+    init(
+        inputs: [BatchInput], queue: [BatchInput], skipped: [String: PhotoOutcome], options: BatchOptions,
+        manifest: ResumeManifest
+    ) {
         let queued = Set(queue.map(\.stem))
-        let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: nil)
         for input in inputs {
             if let done = skipped[input.stem] {
                 entries.append(Entry(input: input.url.path, action: .skip, output: done.output, reason: "already done (--resume)"))
