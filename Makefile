@@ -102,10 +102,12 @@ bench: deps
 	Samples/bench/capture-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/capture bench-capture.md
 	Samples/bench/plugin-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/plugins bench-plugins.md bench-startup.md
 
-## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR) (release build)
+## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), and stereo on
+## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh (release build)
 bench-quality: deps
 	$(SWIFT) build -c release
-	$$($(SWIFT) build -c release --show-bin-path)/mattebox evaluate $(EVAL_DIR) | tee bench-quality.md
+	Samples/eval/stereo-scenes.sh bench-out/stereo-scenes
+	$$($(SWIFT) build -c release --show-bin-path)/mattebox evaluate $(EVAL_DIR) --stereo-scenes bench-out/stereo-scenes | tee bench-quality.md
 
 ## samples: regenerate the small bundled sample photos
 samples: deps

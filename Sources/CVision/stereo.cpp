@@ -1,5 +1,5 @@
-// Disparity from a stereo pair: semi-global matching on grey views, holes
-// filled from the background side, then an edge-aware weighted median at
+// Disparity from a stereo pair: semi-global matching on grey views (the
+// left border matched too), holes filled from the background side, then an edge-aware weighted median at
 // the pixels where it matters (holes and depth edges).
 #include "bridge.hpp"
 #include "rectification.hpp"
@@ -120,10 +120,18 @@ extern "C" int mbx_cv_stereo_disparity(const mbx_cv_image *left, const mbx_cv_im
             cv::Mat leftGrey, rightGrey;
             cv::cvtColor(leftColour, leftGrey, cv::COLOR_BGR2GRAY);
             cv::cvtColor(rightColour, rightGrey, cv::COLOR_BGR2GRAY);
+            // SGBM leaves the first `range` columns unmatched, since a pixel there
+            // cannot have every disparity; with both views widened by `range`
+            // replicated columns those pixels are matched over the disparities
+            // the right view can hold, instead of being guessed by filling.
+            cv::copyMakeBorder(leftGrey, leftGrey, 0, 0, range, 0, cv::BORDER_REPLICATE);
+            cv::copyMakeBorder(rightGrey, rightGrey, 0, 0, range, 0, cv::BORDER_REPLICATE);
             const int block = 3;
             auto matcher = cv::StereoSGBM::create(0, range, block, 8 * block * block, 32 * block * block, 1, 63, 10,
                                                   100, 32, cv::StereoSGBM::MODE_SGBM_3WAY);
-            matcher->compute(leftGrey, rightGrey, fixedPoint);
+            cv::Mat widened;
+            matcher->compute(leftGrey, rightGrey, widened);
+            fixedPoint = widened(cv::Rect(range, 0, leftColour.cols, leftColour.rows)).clone();
         }
         fixedPoint.convertTo(disparity, CV_32F, 1.0 / 16.0);
         cv::Mat valid = fixedPoint >= 0;

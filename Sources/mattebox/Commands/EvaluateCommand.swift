@@ -20,48 +20,61 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var verbosity: Verbosity
     @Argument(help: "Folder with the evaluation data.") var directory: String
+    @Option(
+        name: .customLong("stereo-scenes"),
+        help: ArgumentHelp(
+            "A folder of further stereo scenes, each a subfolder with a scene.json (Samples/eval/stereo-scenes.sh makes two from Debian packages); scored apart from the development scenes.",
+            valueName: "DIR"))
+    var stereoScenes: [String] = []
     @Flag(help: "Print the tables as JSON.") var json = false
 
     func run() throws {
         let root = URL(fileURLWithPath: directory)
         let stereo = try StereoEvaluation.run(directory: root.appendingPathComponent("stereo/middlebury_v2"))
+        let heldOut = try stereoScenes.flatMap { folder -> [StereoEvaluation.Row] in
+            let rows = try StereoEvaluation.run(directory: URL(fileURLWithPath: folder))
+            guard !rows.isEmpty else { throw ValidationError("\(folder): no stereo scenes (subfolders with a scene.json) found") }
+            return rows
+        }
         let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable())
         let fassegFolder = root.appendingPathComponent("faceparsing/fasseg_frontal02")
         let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
         let lapa = FileManager.default.fileExists(atPath: lapaFolder.path) ? try faces.lapa(directory: lapaFolder) : nil
-        guard !stereo.isEmpty || !fasseg.isEmpty || lapa != nil else {
+        guard !stereo.isEmpty || !heldOut.isEmpty || !fasseg.isEmpty || lapa != nil else {
             throw ValidationError("\(directory): no evaluation data found (see --help for the layout)")
         }
         if json {
-            try JSONOutput.print(EvaluationReport(stereo: stereo, faces: fasseg, teeth: lapa))
+            try JSONOutput.print(EvaluationReport(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa))
         } else {
-            print(EvaluationTables.text(stereo: stereo, faces: fasseg, teeth: lapa))
+            print(EvaluationTables.text(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa))
         }
     }
 }
 
 struct EvaluationReport: Encodable {
     var stereo: [StereoEvaluation.Row]
+    var stereoHeldOut: [StereoEvaluation.Row]
     var faces: [FaceEvaluation.FacesRow]
     var teeth: FaceEvaluation.TeethRow?
 }
 
 /// The evaluation as Markdown tables, averages last.
 enum EvaluationTables {
-    static func text(stereo: [StereoEvaluation.Row], faces: [FaceEvaluation.FacesRow], teeth: FaceEvaluation.TeethRow?) -> String {
+    static func text(
+        stereo: [StereoEvaluation.Row], stereoHeldOut: [StereoEvaluation.Row] = [], faces: [FaceEvaluation.FacesRow], teeth: FaceEvaluation.TeethRow?) -> String {
         var lines: [String] = []
         func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
-        if !stereo.isEmpty {
-            lines += ["Stereo (Middlebury, non-occluded; bad-δ in %, avgerr in px; every pixel filled)", "",
-                      "| scene | Mattebox bad-1 | bad-2 | avgerr | SGBM bad-1 | bad-2 | avgerr | matched before filling | s/MP Mattebox | s/MP SGBM |",
-                      "|---|---|---|---|---|---|---|---|---|---|"]
-            for row in stereo {
-                lines.append("| \(row.scene) | \(f(row.mattebox.bad1)) | \(f(row.mattebox.bad2)) | \(f(row.mattebox.averageError)) | \(f(row.baseline.bad1)) | \(f(row.baseline.bad2)) | \(f(row.baseline.averageError)) | \(f(row.matchedBeforeFilling * 100, 1))% | \(f(row.matteboxSecondsPerMegapixel, 3)) | \(f(row.baselineSecondsPerMegapixel, 3)) |")
+        for (title, rows) in [("development scenes", stereo), ("scenes not tuned on", stereoHeldOut)] where !rows.isEmpty {
+            lines += ["Stereo, \(title) (bad-δ in %, avgerr in px; every pixel filled)", "",
+                      "| scene | scored | Mattebox bad-1 | bad-2 | avgerr | SGBM bad-1 | bad-2 | avgerr | matched before filling | s/MP Mattebox | s/MP SGBM |",
+                      "|---|---|---|---|---|---|---|---|---|---|---|"]
+            for row in rows {
+                lines.append("| \(row.scene) | \(row.scored) | \(f(row.mattebox.bad1)) | \(f(row.mattebox.bad2)) | \(f(row.mattebox.averageError)) | \(f(row.baseline.bad1)) | \(f(row.baseline.bad2)) | \(f(row.baseline.averageError)) | \(f(row.matchedBeforeFilling * 100, 1))% | \(f(row.matteboxSecondsPerMegapixel, 3)) | \(f(row.baselineSecondsPerMegapixel, 3)) |")
             }
-            let ours = mean(stereo.map(\.mattebox.bad2)), reference = mean(stereo.map(\.baseline.bad2))
-            let time = mean(stereo.map(\.matteboxSecondsPerMegapixel)) / max(1e-9, mean(stereo.map(\.baselineSecondsPerMegapixel)))
+            let ours = mean(rows.map(\.mattebox.bad2)), reference = mean(rows.map(\.baseline.bad2))
+            let time = mean(rows.map(\.matteboxSecondsPerMegapixel)) / max(1e-9, mean(rows.map(\.baselineSecondsPerMegapixel)))
             lines += ["", "Mean bad-2: Mattebox \(f(ours)), SGBM \(f(reference)) (\(f(100 * (1 - ours / max(reference, 1e-9)), 1))% lower); time per megapixel \(f(time))x SGBM's", ""]
         }
         if !faces.isEmpty {
