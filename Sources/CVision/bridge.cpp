@@ -1,5 +1,6 @@
 #include "bridge.hpp"
 #include <opencv2/imgproc.hpp>
+#include <opencv2/ximgproc.hpp>
 
 namespace mbx {
 
@@ -107,6 +108,29 @@ void writePlane(const cv::Mat &uprightMatte, int orientation, mbx_cv_plane &plan
     cv::resize(s, resized, cv::Size(plane.width, plane.height), 0, 0, cv::INTER_LINEAR);
     cv::Mat target(plane.height, plane.width, CV_8U, plane.data, plane.stride);
     resized.copyTo(target);
+}
+
+void writePlaneGuided(const cv::Mat &uprightMatte, const mbx_cv_image &image, int orientation, mbx_cv_plane &plane) {
+    if (!plane.data) return;
+    if (plane.width <= 0 || plane.height <= 0) throw Failure{"output matte has no size"};
+    const cv::Size size(plane.width, plane.height);
+    cv::Mat s = stored(uprightMatte, orientation), coarse;
+    cv::resize(s, coarse, size, 0, 0, cv::INTER_LINEAR);
+    const double upsampling = double(std::max(size.width, size.height)) / std::max(s.cols, s.rows);
+    cv::Mat target(plane.height, plane.width, CV_8U, plane.data, plane.stride);
+    if (upsampling < 1.5) {
+        coarse.copyTo(target);
+        return;
+    }
+    // The photo at the matte's size guides the edges: a window about two
+    // coarse pixels wide, and a small epsilon so colour edges win where the
+    // coarse matte is in between (hair), while flat areas keep its value.
+    cv::Mat guide;
+    cv::resize(toBGR8(image, "photo"), guide, size, 0, 0, cv::INTER_AREA);
+    const int radius = std::max(2, int(std::lround(2 * upsampling)));
+    cv::Mat refined;
+    cv::ximgproc::guidedFilter(guide, coarse, refined, radius, 0.0004 * 255 * 255);
+    refined.copyTo(target);
 }
 
 } // namespace mbx

@@ -1,9 +1,10 @@
-// Mattes from a segmentation model the user supplies, run by cv::dnn. No
-// weights ship with Mattebox (none may be downloaded); a person-matting or
-// face-parsing network exported to ONNX replaces the classical methods when
-// its path is given. The photo is turned upright, cropped around the face
-// when the model expects a face, normalised, run, and the class
-// probabilities are pasted back as soft mattes.
+// Mattes from a segmentation network run by cv::dnn: one installed by
+// `mattebox models install` (MODNet) or an ONNX file the user names. No
+// weights ship inside Mattebox; a person-matting or face-parsing network
+// replaces the classical methods when it is set. The photo is turned upright, cropped around the face
+// when the model expects a face, fitted to the model's input,
+// normalised, run, and the class probabilities are pasted back as soft
+// mattes, upsampled along the photo's edges.
 #include "bridge.hpp"
 #include "portrait.hpp"
 #include <cmath>
@@ -33,17 +34,39 @@ cv::dnn::Net &network(const std::string &path) {
     return networks.emplace(path, net).first->second;
 }
 
-/// The model's input: planes of (v / 255 - mean) / std in the order it wants.
-cv::Mat inputBlob(const cv::Mat &bgr, const mbx_cv_model_options &model) {
+/// Where the image goes in the model's input. Matting networks such as
+/// MODNet are trained on whole frames with the person reaching the edges, and
+/// extend the person into letterbox bands (on messi5.jpg, letterboxed, the
+/// ball and grass joined the player; stretched, they did not, and FASSEG
+/// heads scored the same or better). So the image fills the input, stretched
+/// up to 2:1; only a photo more oblong than that keeps a 2:1 squeeze, centred,
+/// with bands of the mean colour.
+cv::Rect inputContent(cv::Size image, const mbx_cv_model_options &model) {
+    const double ratio = (double(image.width) / image.height) / (double(model.input_width) / model.input_height);
+    const double squeeze = 2.0;
+    cv::Size inner(model.input_width, model.input_height);
+    if (ratio > squeeze) inner.height = std::max(1, int(std::lround(model.input_height * squeeze / ratio)));
+    if (ratio < 1 / squeeze) inner.width = std::max(1, int(std::lround(model.input_width * ratio * squeeze)));
+    return cv::Rect((model.input_width - inner.width) / 2, (model.input_height - inner.height) / 2, inner.width,
+                    inner.height);
+}
+
+/// The model's input: the image at `content` (see inputContent), the rest
+/// the mean colour, which normalises to 0, as planes of (v / 255 - mean) /
+/// std in the order the model wants.
+cv::Mat inputBlob(const cv::Mat &bgr, const mbx_cv_model_options &model, const cv::Rect &content) {
     cv::Mat resized, floats;
-    cv::resize(bgr, resized, cv::Size(model.input_width, model.input_height), 0, 0, cv::INTER_AREA);
+    const bool shrinking = content.width < bgr.cols && content.height < bgr.rows;
+    cv::resize(bgr, resized, content.size(), 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
     if (!model.bgr) cv::cvtColor(resized, resized, cv::COLOR_BGR2RGB);
     resized.convertTo(floats, CV_32F, 1.0 / 255.0);
     std::vector<cv::Mat> planes;
     cv::split(floats, planes);
     for (int c = 0; c < 3; c++) {
         float spread = model.std[c] != 0 ? model.std[c] : 1;
-        planes[c] = (planes[c] - model.mean[c]) / spread;
+        cv::Mat plane = cv::Mat::zeros(model.input_height, model.input_width, CV_32F);
+        cv::Mat((planes[c] - model.mean[c]) / spread).copyTo(plane(content));
+        planes[c] = plane;
     }
     cv::merge(planes, floats);
     return cv::dnn::blobFromImage(floats); // HWC float -> 1x3xHxW, no further scaling
@@ -119,7 +142,8 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         cv::Rect region = mbx::modelRegion(frame.colour.size(), frame.toWorking(face), model->crop);
         cv::dnn::Net &net = mbx::network(path);
-        net.setInput(mbx::inputBlob(frame.colour(region), *model));
+        cv::Rect content = mbx::inputContent(region.size(), *model);
+        net.setInput(mbx::inputBlob(frame.colour(region), *model, content));
         cv::Mat output;
         try {
             output = net.forward();
@@ -127,6 +151,13 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
             throw mbx::Failure{path + ": running the model failed: " + exception.err};
         }
         std::vector<cv::Mat> classes = mbx::probabilities(output, path);
+        if (output.size[2] != model->input_height || output.size[3] != model->input_width)
+            content = cv::Rect(content.x * output.size[3] / model->input_width, content.y * output.size[2] / model->input_height,
+                               content.width * output.size[3] / model->input_width,
+                               content.height * output.size[2] / model->input_height);
+        content &= cv::Rect(0, 0, output.size[3], output.size[2]);
+        if (content.area() <= 0) throw mbx::Failure{path + ": the model's output is empty"};
+        for (auto &c : classes) c = c(content);
         for (int i = 0; i < output_count; i++) {
             cv::Mat sum = cv::Mat::zeros(classes[0].size(), CV_32F);
             for (int k = 0; k < outputs[i].class_count; k++) {
@@ -141,7 +172,7 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
             cv::resize(matte8, resized, region.size(), 0, 0, cv::INTER_LINEAR);
             cv::Mat full = cv::Mat::zeros(frame.colour.size(), CV_8U);
             resized.copyTo(full(region));
-            mbx::writePlane(full, frame.orientation, outputs[i].plane);
+            mbx::writePlaneGuided(full, *image, frame.orientation, outputs[i].plane);
         }
     });
 }

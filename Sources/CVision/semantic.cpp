@@ -146,15 +146,19 @@ cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &lab, const cv::Mat &perso
     cv::Mat backgroundModel, foregroundModel;
     cv::grabCut(colour, mask, cv::Rect(), backgroundModel, foregroundModel, effort <= 0 ? 2 : 3, cv::GC_INIT_WITH_MASK);
     cv::Mat hair = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
-    // On the shoulders, keep only what has the colour of the hair above the
-    // forehead: a light scarf must not join dark hair.
+    // Below the eyes, keep only what has the colour of the hair above the
+    // forehead: a light scarf or collar under the chin must not join dark
+    // hair, whether it lies on the shoulders or just under the face.
     std::vector<cv::Vec3f> seedColours;
     for (int y = 0; y < seeds.rows; y++)
         for (int x = 0; x < seeds.cols; x++)
             if (seeds.at<uchar>(y, x)) seedColours.push_back(lab.at<cv::Vec3f>(y, x));
     if (seedColours.size() >= 20) {
         cv::Mat unlikeHair = ColourModel::fit(seedColours).distance(lab) > 16.3;
-        hair.setTo(0, shoulders & unlikeHair);
+        cv::Mat belowEyes = cv::Mat::zeros(colour.size(), CV_8U);
+        const int eyes = std::clamp(face.y + int(0.3 * face.height), 0, colour.rows);
+        belowEyes.rowRange(eyes, colour.rows).setTo(255);
+        hair.setTo(0, (shoulders | belowEyes) & unlikeHair);
     }
     cv::morphologyEx(hair, hair, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
     // Hair grows from the top of the head: keep only the parts that reach
@@ -247,11 +251,11 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
         // The wall at the photo's edges: held out of the person (when it is
         // worked out here) and of the hair.
         mbx::BorderBackground wall = mbx::borderBackground(lab, working);
-        cv::Mat personHard;
+        cv::Mat personHard, personSoft;
         if (person) {
-            cv::Mat given = mbx::upright(mbx::toGrey8(*person, "portrait matte"), frame.orientation), resized;
-            cv::resize(given, resized, frame.colour.size(), 0, 0, cv::INTER_LINEAR);
-            personHard = resized > 127;
+            cv::Mat given = mbx::upright(mbx::toGrey8(*person, "portrait matte"), frame.orientation);
+            cv::resize(given, personSoft, frame.colour.size(), 0, 0, cv::INTER_AREA);
+            personHard = personSoft > 127;
         } else {
             personHard = mbx::personMask(frame.colour, working, wall, options->effort);
         }
@@ -265,7 +269,17 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
         if (planes->skin.data) mbx::writePlane(mbx::softEdges(frame.colour, skin, radius), frame.orientation, planes->skin);
         if (planes->hair.data) {
             if (planes->brows_in_hair) hair |= mbx::browMask(lab, likelihood, working);
-            mbx::writePlane(mbx::softEdges(frame.colour, hair, radius), frame.orientation, planes->hair);
+            cv::Mat soft = mbx::softEdges(frame.colour, hair, radius);
+            if (!personSoft.empty()) {
+                // Where hair meets the background, the person matte's own soft
+                // edge (strands, a neural matte's alpha) is the hair's edge.
+                cv::Mat ring;
+                cv::dilate(hair, ring, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * radius + 1, 2 * radius + 1)));
+                ring &= ~personHard;
+                cv::Mat outer = cv::max(soft, personSoft);
+                outer.copyTo(soft, ring);
+            }
+            mbx::writePlane(soft, frame.orientation, planes->hair);
         }
         bool teethFound = false;
         cv::Mat teeth = face.width >= MBX_CV_SMALLEST_TEETH_FACE ? mbx::teethMask(lab, working, teethFound) : cv::Mat::zeros(lab.size(), CV_8U);

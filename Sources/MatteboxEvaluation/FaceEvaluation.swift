@@ -11,6 +11,8 @@ import MatteboxVision
 public struct FaceEvaluation {
     public struct FacesRow: Sendable, Codable {
         public var face: String
+        /// What made the portrait matte, from the photo's notes.
+        public var method: String
         public var faceFound: Bool
         public var skinF1: Double
         public var hairF1: Double
@@ -25,6 +27,7 @@ public struct FaceEvaluation {
     }
 
     public struct TeethRow: Sendable, Codable {
+        public var method: String
         public var faceFound: Bool
         public var teethFound: Bool
         public var teethF1: Double
@@ -34,11 +37,13 @@ public struct FaceEvaluation {
 
     /// The pipeline scored. Hair is measured as each dataset labels it:
     /// FASSEG counts the eyebrows as hair, LaPa labels them apart.
-    public static func pipeline(browsInHair: Bool) -> String {
-        """
+    /// `portraitModel` is the portrait matte's `model` parameter (nil: its default).
+    public static func pipeline(browsInHair: Bool, portraitModel: String? = nil) -> String {
+        let model = portraitModel.map { ", model: \"\($0)\"" } ?? ""
+        return """
         stages:
           - plugin: org.mattebox.portrait-matte
-            params: { scale: 1 }
+            params: { scale: 1\(model) }
           - plugin: org.mattebox.semantic-mattes
             params: { scale: 1, brows: \(browsInHair) }
         """
@@ -47,9 +52,10 @@ public struct FaceEvaluation {
     let fassegRunner: PipelineRunner
     let lapaRunner: PipelineRunner
 
-    public init(registry: PluginRegistry) throws {
+    public init(registry: PluginRegistry, portraitModel: String? = nil) throws {
         func runner(browsInHair: Bool) throws -> PipelineRunner {
-            let file = try PipelineFile.parse(FaceEvaluation.pipeline(browsInHair: browsInHair), path: "(face evaluation)")
+            let file = try PipelineFile.parse(
+                FaceEvaluation.pipeline(browsInHair: browsInHair, portraitModel: portraitModel), path: "(face evaluation)")
             return try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
         }
         fassegRunner = try runner(browsInHair: true)
@@ -87,7 +93,7 @@ public struct FaceEvaluation {
             let mask = { (role: ImageRole) in photo.auxiliary[role].map(QualityMetrics.threshold) ?? empty }
             let head = mask(.portraitMatte), truthHead = classes.map { $0 != 0 }
             return FacesRow(
-                face: name, faceFound: photo.auxiliary[.portraitMatte] != nil,
+                face: name, method: FaceEvaluation.method(of: photo), faceFound: photo.auxiliary[.portraitMatte] != nil,
                 skinF1: QualityMetrics.f1(mask(.skinMatte), classes.map { $0 == 1 }),
                 hairF1: QualityMetrics.f1(mask(.hairMatte), classes.map { $0 == 2 }),
                 headIoU: QualityMetrics.iou(head, truthHead),
@@ -98,6 +104,12 @@ public struct FaceEvaluation {
         }
     }
 
+    /// The portrait matte's method as its note names it, shortened to its first clause.
+    static func method(of photo: Photo) -> String {
+        guard let note = photo.metadata.notes["portraitMatteMethod"] else { return "none (no face)" }
+        return String(note.prefix { $0 != ":" && $0 != "(" }).trimmingCharacters(in: .whitespaces)
+    }
+
     /// LaPa classes: 1 skin, 8 inner mouth (teeth), 10 hair.
     public func lapa(directory: URL) throws -> TeethRow {
         let (photo, _) = try mattes(for: directory.appendingPathComponent("image.jpg"), runner: lapaRunner)
@@ -106,7 +118,7 @@ public struct FaceEvaluation {
         let empty = QualityMetrics.Mask(repeating: false, count: classes.count)
         let mask = { (role: ImageRole) in photo.auxiliary[role].map(QualityMetrics.threshold) ?? empty }
         return TeethRow(
-            faceFound: photo.auxiliary[.portraitMatte] != nil, teethFound: photo.auxiliary[.teethMatte] != nil,
+            method: FaceEvaluation.method(of: photo), faceFound: photo.auxiliary[.portraitMatte] != nil, teethFound: photo.auxiliary[.teethMatte] != nil,
             teethF1: QualityMetrics.f1(mask(.teethMatte), classes.map { $0 == 8 }),
             skinF1: QualityMetrics.f1(mask(.skinMatte), classes.map { $0 == 1 }),
             hairF1: QualityMetrics.f1(mask(.hairMatte), classes.map { $0 == 10 }))

@@ -10,10 +10,11 @@ public struct SegmentationModel {
     public static func parameters(crop: Double, classes: String, classesHelp: String, automatic: NamedModel? = nil) -> [Parameter] {
         [
             Parameter(
-                "model", .string(default: ""),
+                "model", .string(default: automatic == nil ? "" : "auto"),
                 description: automatic.map {
-                    "empty or none: the classical method (the default, for now); \($0.name): \($0.title), installed by "
-                        + "mattebox models install \($0.name); auto: \($0.name) when installed, else classical; or an ONNX file"
+                    "auto (the default): \($0.title) when `mattebox models install \($0.name)` has installed it, else the "
+                        + "classical method; \($0.name): that model, an error when not installed; none: the classical method; "
+                        + "or an ONNX file"
                 } ?? "ONNX segmentation model to use instead of the classical method: a file, or an installed model's name (see `mattebox models list`)"),
             Parameter("model-input", .string(default: "512x512"), description: "the model's input size, WIDTHxHEIGHT"),
             Parameter(

@@ -67,8 +67,8 @@ struct InstallTests {
     }
 }
 
-/// Which method made the portrait matte is always said: the classical method (the default,
-/// and what `model: auto` falls back to when MODNet is not installed) or MODNet.
+/// Which method made the portrait matte is always said: MODNet (the default, `model: auto`,
+/// when it is installed) or the classical method it falls back to.
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/doc/opencv-doc/examples/data/messi5.jpg"),
                 "opencv-doc's messi5.jpg is not installed"))
 struct MatteMethodTests {
@@ -103,5 +103,6 @@ struct MatteMethodTests {
             return
         }
         #expect(try method(pipeline: "portrait-neural", environment: [:]) == "MODNet portrait matting (cv::dnn)")
+        #expect(try method(pipeline: "portrait-mattes", environment: [:]) == "MODNet portrait matting (cv::dnn)", "the default")
     }
 }

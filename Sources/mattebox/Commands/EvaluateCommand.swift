@@ -26,6 +26,10 @@ struct EvaluateCommand: ParsableCommand {
             "A folder of further stereo scenes, each a subfolder with a scene.json (Samples/eval/stereo-scenes.sh makes two from Debian packages); scored apart from the development scenes.",
             valueName: "DIR"))
     var stereoScenes: [String] = []
+    @Option(
+        name: .customLong("portrait-model"),
+        help: ArgumentHelp("The portrait matte's model parameter for the face tables: auto, modnet, none (classical) or an ONNX file; default: the plugin's default.", valueName: "MODEL"))
+    var portraitModel: String?
     @Flag(help: "Print the tables as JSON.") var json = false
 
     func run() throws {
@@ -36,7 +40,7 @@ struct EvaluateCommand: ParsableCommand {
             guard !rows.isEmpty else { throw ValidationError("\(folder): no stereo scenes (subfolders with a scene.json) found") }
             return rows
         }
-        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable())
+        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable(), portraitModel: portraitModel)
         let fassegFolder = root.appendingPathComponent("faceparsing/fasseg_frontal02")
         let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
@@ -79,15 +83,15 @@ enum EvaluationTables {
         }
         if !faces.isEmpty {
             lines += ["Faces (FASSEG frontal02; F1 and IoU at matte ≥ 0.5; hair includes eyebrows, as FASSEG labels it)", "",
-                      "| face | found | skin F1 | hair F1 | head IoU | head boundary IoU | soft hair edge | teeth matte (closed mouth) | portrait s | semantic s |",
-                      "|---|---|---|---|---|---|---|---|---|---|"]
+                      "| face | method | found | skin F1 | hair F1 | head IoU | head boundary IoU | soft hair edge | teeth matte (closed mouth) | portrait s | semantic s |",
+                      "|---|---|---|---|---|---|---|---|---|---|---|"]
             for row in faces {
-                lines.append("| \(row.face) | \(row.faceFound ? "yes" : "no") | \(f(row.skinF1, 3)) | \(f(row.hairF1, 3)) | \(f(row.headIoU, 3)) | \(f(row.headBoundaryIoU, 3)) | \(f(row.hairSoftEdge * 100, 0))% | \(row.teethMatte ? "yes" : "no") | \(f(row.portraitSeconds, 2)) | \(f(row.semanticSeconds, 2)) |")
+                lines.append("| \(row.face) | \(row.method) | \(row.faceFound ? "yes" : "no") | \(f(row.skinF1, 3)) | \(f(row.hairF1, 3)) | \(f(row.headIoU, 3)) | \(f(row.headBoundaryIoU, 3)) | \(f(row.hairSoftEdge * 100, 0))% | \(row.teethMatte ? "yes" : "no") | \(f(row.portraitSeconds, 2)) | \(f(row.semanticSeconds, 2)) |")
             }
             lines += ["", "Mean: skin F1 \(f(mean(faces.map(\.skinF1)), 3)), hair F1 \(f(mean(faces.map(\.hairF1)), 3)), head IoU \(f(mean(faces.map(\.headIoU)), 3)), head boundary IoU \(f(mean(faces.map(\.headBoundaryIoU)), 3)); teeth mattes on closed mouths: \(faces.filter(\.teethMatte).count)", ""]
         }
         if let teeth {
-            lines += ["Teeth (LaPa sample, inner mouth): found \(teeth.teethFound ? "yes" : "no"), F1 \(f(teeth.teethF1, 3)); skin F1 \(f(teeth.skinF1, 3)), hair F1 \(f(teeth.hairF1, 3))"]
+            lines += ["Teeth (LaPa sample, inner mouth; portrait matte by \(teeth.method)): found \(teeth.teethFound ? "yes" : "no"), F1 \(f(teeth.teethF1, 3)); skin F1 \(f(teeth.skinF1, 3)), hair F1 \(f(teeth.hairF1, 3))"]
         }
         return lines.joined(separator: "\n")
     }
