@@ -1,16 +1,20 @@
 import MatteboxPluginSDK
 import MatteboxVisionPluginKit
 
-/// The semantic segmentation mattes an iPhone stores (hair, skin, teeth) for
-/// the person around the largest face. Like iOS they are made only when a
-/// face is found, and teeth only when the mouth shows them; the photo gets a
-/// note for each matte left out and why.
+/// The semantic segmentation mattes an iPhone stores: hair, skin and teeth
+/// for the person around the largest face, and the sky. Like iOS the person
+/// mattes are made only when a face is found, teeth only when the mouth
+/// shows them, and the sky only when it shows; the photo gets a note for each
+/// matte left out and why. (No glasses matte: see README.)
 final class SemanticMattes: PhotoProcessor {
-    static let roles = ["hair": MBX_ROLE_HAIR_MATTE, "skin": MBX_ROLE_SKIN_MATTE, "teeth": MBX_ROLE_TEETH_MATTE]
+    static let roles = [
+        "hair": MBX_ROLE_HAIR_MATTE, "skin": MBX_ROLE_SKIN_MATTE, "teeth": MBX_ROLE_TEETH_MATTE, "sky": MBX_ROLE_SKY_MATTE,
+    ]
+    static let personMattes: Set<String> = ["hair", "skin", "teeth"]
 
     static let description = ProcessorDescription(
         id: "org.mattebox.semantic-mattes", name: "Semantic mattes",
-        summary: "Hair, skin and teeth mattes around the largest face (colour models, GrabCut, guided filter; or an ONNX face parser)",
+        summary: "Hair, skin and teeth mattes around the largest face (colour models, GrabCut, guided filter; or an ONNX face parser) and the sky matte",
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [
             Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)"),
@@ -20,9 +24,10 @@ final class SemanticMattes: PhotoProcessor {
             Port(role: MBX_ROLE_HAIR_MATTE, optional: true, description: "8-bit; only with a face and hair"),
             Port(role: MBX_ROLE_SKIN_MATTE, optional: true, description: "8-bit; only with a face"),
             Port(role: MBX_ROLE_TEETH_MATTE, optional: true, description: "8-bit; only when teeth show"),
+            Port(role: MBX_ROLE_SKY_MATTE, optional: true, description: "8-bit; only when sky shows (no face needed)"),
         ],
         parameters: VisionParameters.common + [
-            Parameter("mattes", .string(default: "hair,skin,teeth"), description: "which mattes to make, comma-separated"),
+            Parameter("mattes", .string(default: "hair,skin,teeth,sky"), description: "which mattes to make, comma-separated: hair, skin, teeth, sky"),
             Parameter("replace", .bool(default: false), description: "replace mattes the photo already has (e.g. an iPhone's)"),
             Parameter("brows", .bool(default: false), description: "count the eyebrows as hair in the hair matte"),
         ]
@@ -43,11 +48,11 @@ final class SemanticMattes: PhotoProcessor {
         browsInHair = try parameters.bool("brows")
         let names = try parameters.string("mattes").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
         guard !names.isEmpty, names.allSatisfy({ SemanticMattes.roles[$0] != nil }) else {
-            throw PluginError("mattes takes hair, skin and/or teeth, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
+            throw PluginError("mattes takes hair, skin, teeth and/or sky, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
         }
         wanted = Set(names)
-        model = try SegmentationModel(parameters, names: Set(SemanticMattes.roles.keys))
-        if let model, let missing = wanted.subtracting(model.classes.keys).sorted().first {
+        model = try SegmentationModel(parameters, names: SemanticMattes.personMattes)
+        if let model, let missing = wanted.intersection(SemanticMattes.personMattes).subtracting(model.classes.keys).sorted().first {
             throw PluginError("model-classes names no class for the \(missing) matte", status: MBX_ERR_INVALID_ARGUMENT)
         }
     }
@@ -58,7 +63,7 @@ final class SemanticMattes: PhotoProcessor {
         guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
         var options = settings.options(for: photo)
         let (width, height) = settings.matteSize(of: primary)
-        let note = try settings.cascadeDirectory.withCString { cascades -> String? in
+        let notes = try settings.cascadeDirectory.withCString { cascades -> [String] in
             options.cascade_dir = cascades
             var view = primary.visionImage
             var error = mbx_cv_error()
@@ -67,39 +72,87 @@ final class SemanticMattes: PhotoProcessor {
             guard mbx_cv_find_face(&view, &options, &face, &found, &error) == 0 else {
                 throw PluginError("finding faces: \(error.text)")
             }
-            guard found != 0 else { return "no face found, so no semantic mattes (as on iOS)" }
-            var planes: [String: mbx_cv_plane] = [:]
-            for name in todo.sorted() {
-                planes[name] = try photo.createImage(
-                    SemanticMattes.roles[name]!, width: width, height: height, channels: 1,
-                    format: mbx_sample_format(MBX_SAMPLE_U8)
-                ).visionPlane
+            var notes: [String] = []
+            let personTodo = todo.intersection(SemanticMattes.personMattes)
+            if !personTodo.isEmpty {
+                if found != 0 {
+                    notes += try personMattes(personTodo, view: &view, options: &options, face: face, size: (width, height), photo: photo)
+                } else {
+                    let names = personTodo.sorted()
+                    let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+                    notes.append("no face found, so no \(list) matte\(names.count == 1 ? "" : "s") (as on iOS)")
+                }
             }
-            let teethShow: Bool
-            do {
-                teethShow = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
-            } catch {
-                for name in planes.keys { try? photo.removeImage(SemanticMattes.roles[name]!) }
-                throw error
+            if todo.contains("sky"), let note = try skyMatte(view: &view, options: &options, face: found != 0 ? face : nil, size: (width, height), photo: photo) {
+                notes.append(note)
             }
-            var absent: [String] = []
-            if todo.contains("hair"), let hair = photo.image(MBX_ROLE_HAIR_MATTE), hair.isBlank {
-                try photo.removeImage(MBX_ROLE_HAIR_MATTE)
-                absent.append("no hair found above the face, so no hair matte")
-            }
-            if todo.contains("teeth"), !teethShow {
-                try photo.removeImage(MBX_ROLE_TEETH_MATTE)
-                absent.append(
-                    face.width < MBX_CV_SMALLEST_TEETH_FACE
-                        ? "the face is under \(MBX_CV_SMALLEST_TEETH_FACE) px wide, too small to look for teeth, so no teeth matte"
-                        : "no teeth showing, so no teeth matte")
-            }
-            return absent.isEmpty ? nil : absent.joined(separator: "; ")
+            return notes
         }
-        if let note {
+        if !notes.isEmpty {
+            let note = notes.joined(separator: "; ")
             try photo.setString(MBX_META_NOTE_SEMANTIC_MATTES, note)
             photo.log(note)
         }
+    }
+
+    /// Hair, skin and teeth for the face; notes for those left out.
+    private func personMattes(
+        _ todo: Set<String>, view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect,
+        size: (Int, Int), photo: PluginPhoto
+    ) throws -> [String] {
+        var planes: [String: mbx_cv_plane] = [:]
+        for name in todo.sorted() {
+            planes[name] = try photo.createImage(
+                SemanticMattes.roles[name]!, width: size.0, height: size.1, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8)
+            ).visionPlane
+        }
+        let teethShow: Bool
+        do {
+            teethShow = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
+        } catch {
+            for name in planes.keys { try? photo.removeImage(SemanticMattes.roles[name]!) }
+            throw error
+        }
+        var absent: [String] = []
+        if todo.contains("hair"), let hair = photo.image(MBX_ROLE_HAIR_MATTE), hair.isBlank {
+            try photo.removeImage(MBX_ROLE_HAIR_MATTE)
+            absent.append("no hair found above the face, so no hair matte")
+        }
+        if todo.contains("teeth"), !teethShow {
+            try photo.removeImage(MBX_ROLE_TEETH_MATTE)
+            absent.append(
+                face.width < MBX_CV_SMALLEST_TEETH_FACE
+                    ? "the face is under \(MBX_CV_SMALLEST_TEETH_FACE) px wide, too small to look for teeth, so no teeth matte"
+                    : "no teeth showing, so no teeth matte")
+        }
+        return absent
+    }
+
+    /// The sky matte (no face needed; the person, when matted, is held out); a note when no sky shows.
+    private func skyMatte(
+        view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect?, size: (Int, Int),
+        photo: PluginPhoto
+    ) throws -> String? {
+        var plane = try photo.createImage(
+            MBX_ROLE_SKY_MATTE, width: size.0, height: size.1, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8)
+        ).visionPlane
+        var found: Int32 = 0
+        var error = mbx_cv_error()
+        let status: Int32
+        if var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage {
+            status = mbx_cv_sky_matte(&view, &options, &person, face?.width ?? 0, &plane, &found, &error)
+        } else {
+            status = mbx_cv_sky_matte(&view, &options, nil, face?.width ?? 0, &plane, &found, &error)
+        }
+        guard status == 0 else {
+            try? photo.removeImage(MBX_ROLE_SKY_MATTE)
+            throw PluginError("sky matte: \(error.text)")
+        }
+        guard found != 0 else {
+            try photo.removeImage(MBX_ROLE_SKY_MATTE)
+            return "no sky found, so no sky matte"
+        }
+        return nil
     }
 
     /// Fills the planes, with the user's model or the classical method;

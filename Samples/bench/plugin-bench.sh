@@ -61,6 +61,11 @@ EOF
         --pipeline "$work/depth.yaml" -j 1 --report "$work/depth-$effort.json" > /dev/null
     echo "| $effort | $(median "$work/mattes-$effort.json" org.mattebox.portrait-matte) | $(median "$work/mattes-$effort.json" org.mattebox.semantic-mattes) | $(median "$work/depth-$effort.json" org.mattebox.depth) |" >> "$table"
 done
+method=$(python3 -c "import json,sys
+d=json.load(open(sys.argv[1]))
+print(sorted({p.get('notes',{}).get('portraitMatteMethod','none') for p in d['photos']}))" "$work/mattes-balanced.json")
+echo "" >> "$table"
+echo "Portrait matte method: $method" >> "$table"
 echo
 echo "Seconds per 12 MP photo, median (photos), one worker, $(nproc) cores:"
 cat "$table"

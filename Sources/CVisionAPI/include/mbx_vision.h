@@ -135,6 +135,14 @@ int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options
                            mbx_cv_rect face, const mbx_cv_image *person,
                            mbx_cv_semantic_planes *planes, mbx_cv_error *error);
 
+/* The sky: smooth, blue or bright-overcast regions reaching down from the
+ * top of the upright photo, soft at their edges (branches, rooftops). person
+ * (may be NULL) is held out; face_width (0: no face) keeps a close portrait's
+ * plain backdrop from counting as overcast sky. *found is 0 (and the matte
+ * all zero) when no sky shows. */
+int mbx_cv_sky_matte(const mbx_cv_image *image, const mbx_cv_matte_options *options, const mbx_cv_image *person,
+                     int face_width, mbx_cv_plane *matte, int *found, mbx_cv_error *error);
+
 /* ---- Mattes from a segmentation model the user supplies (cv::dnn) ------- */
 
 typedef struct mbx_cv_model_options {

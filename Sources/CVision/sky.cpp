@@ -1,0 +1,161 @@
+// The sky matte (iOS: semanticskymatte). Sky is what the photo shows above
+// everything else: smooth (no texture at the working scale), either clearly
+// blue or, when overcast, neutral and among the brightest parts of the
+// photo, and connected to the top edge of the upright frame. Those regions
+// seed a colour model of this photo's sky, which then claims the smooth
+// pixels of the same colours joined to them (haze near the horizon, clouds
+// like the seeds); holes such as birds are filled, the person is held out,
+// and the edges are softened along the photo (branches against the sky).
+#include "bridge.hpp"
+#include "portrait.hpp"
+#include <algorithm>
+#include <opencv2/imgproc.hpp>
+
+namespace mbx {
+
+namespace {
+
+/// Local texture: the mean gradient magnitude of lightness (Lab L, 0...100) around each pixel.
+cv::Mat texture(const cv::Mat &lab) {
+    cv::Mat lightness, dx, dy, magnitude, mean;
+    cv::extractChannel(lab, lightness, 0);
+    cv::GaussianBlur(lightness, lightness, cv::Size(3, 3), 0);
+    cv::Sobel(lightness, dx, CV_32F, 1, 0);
+    cv::Sobel(lightness, dy, CV_32F, 0, 1);
+    cv::magnitude(dx, dy, magnitude);
+    cv::blur(magnitude, mean, cv::Size(7, 7));
+    return mean;
+}
+
+/// Components of `mask` that reach the frame's top, or its left or right
+/// edge above the middle (sky seen past a tree or a wall at the top), and,
+/// when `groundFree`, do not reach the bottom rows (sky lies above the
+/// ground); components under `smallest` pixels are dropped.
+cv::Mat fromAbove(const cv::Mat &mask, bool groundFree, int smallest = 0) {
+    cv::Mat labels, stats, centroids;
+    int count = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+    std::vector<bool> keep(count, false), grounded(count, false);
+    const int band = std::max(1, mask.rows / 50);
+    for (int y = 0; y < band; y++)
+        for (int x = 0; x < mask.cols; x++) keep[labels.at<int>(y, x)] = true;
+    for (int y = 0; y < mask.rows / 2; y++)
+        for (int x : {0, mask.cols - 1}) keep[labels.at<int>(y, x)] = true;
+    for (int y = mask.rows - band; y < mask.rows; y++)
+        for (int x = 0; x < mask.cols; x++) grounded[labels.at<int>(y, x)] = true;
+    cv::Mat out = cv::Mat::zeros(mask.size(), CV_8U);
+    for (int y = 0; y < mask.rows; y++)
+        for (int x = 0; x < mask.cols; x++) {
+            const int label = labels.at<int>(y, x);
+            if (label != 0 && keep[label] && !(groundFree && grounded[label]) &&
+                stats.at<int>(label, cv::CC_STAT_AREA) >= smallest)
+                out.at<uchar>(y, x) = 255;
+        }
+    return out;
+}
+
+/// Fills enclosed holes of `mask` up to `largest` pixels (birds, clouds).
+void fillSmallHoles(cv::Mat &mask, int largest) {
+    cv::Mat labels, stats, centroids;
+    cv::Mat holes = ~mask;
+    int count = cv::connectedComponentsWithStats(holes, labels, stats, centroids, 4, CV_32S);
+    for (int label = 1; label < count; label++) {
+        const int x = stats.at<int>(label, cv::CC_STAT_LEFT), y = stats.at<int>(label, cv::CC_STAT_TOP);
+        const int w = stats.at<int>(label, cv::CC_STAT_WIDTH), h = stats.at<int>(label, cv::CC_STAT_HEIGHT);
+        const bool touchesBorder = x == 0 || y == 0 || x + w == mask.cols || y + h == mask.rows;
+        if (!touchesBorder && stats.at<int>(label, cv::CC_STAT_AREA) <= largest) mask.setTo(255, labels == label);
+    }
+}
+
+/// The sky as a hard 0/255 mask in the working frame (empty when there is none).
+cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
+    cv::Mat lab = toLab(colour);
+    std::vector<cv::Mat> channels;
+    cv::split(lab, channels);
+    const cv::Mat &L = channels[0], &a = channels[1], &b = channels[2];
+    cv::Mat smooth = texture(lab) < 6.0f; // L units per pixel, averaged
+    // Blue sky: clearly blue, not dark.
+    cv::Mat blue = (b < -8.0f) & (b < -0.8 * cv::abs(a) - 4.0f) & (L > 35.0f);
+    // Overcast or white sky: neutral and among the brightest quarter of the photo.
+    cv::Mat chroma;
+    cv::magnitude(a, b, chroma);
+    cv::Mat sorted = L.reshape(1, 1).clone();
+    cv::sort(sorted, sorted, cv::SORT_EVERY_ROW | cv::SORT_ASCENDING);
+    const float bright = std::max(75.0f, sorted.at<float>(0, int(sorted.cols * 0.75)));
+    cv::Mat neutral = (chroma < 10.0f) & (L >= bright);
+    const bool closePortrait = faceWidth > 0 && faceWidth * 6 > colour.cols;
+    cv::Mat smoothBlue = smooth & blue, smoothNeutral = smooth & neutral & ~blue;
+    if (!person.empty()) {
+        smoothBlue &= ~person;
+        smoothNeutral &= ~person;
+    }
+    const cv::Mat opening = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+    cv::morphologyEx(smoothBlue, smoothBlue, cv::MORPH_OPEN, opening);
+    cv::morphologyEx(smoothNeutral, smoothNeutral, cv::MORPH_OPEN, opening);
+    // A neutral region that reaches the bottom is a wall, floor or table, not sky.
+    // Blue from above is sky; neutral from above (with blue or alone) is sky
+    // when it is one large region that does not reach the bottom (not the
+    // white panels of a facade). A close portrait's backdrop is neutral and
+    // bright too, so there only blue counts.
+    const int area = colour.rows * colour.cols;
+    cv::Mat seeds = fromAbove(smoothBlue, false);
+    if (!closePortrait) seeds |= fromAbove(smoothBlue | smoothNeutral, true, area / 25);
+    if (cv::countNonZero(seeds) < area / 50) return cv::Mat::zeros(colour.size(), CV_8U);
+
+    // This photo's sky colours, then the smooth pixels like them joined to
+    // the seeds; a blue sky also claims smooth blue of its colour in gaps
+    // no lower than the seeds reach (sky between branches), since blue that
+    // smooth, that high, is rarely anything else.
+    std::vector<cv::Vec3f> samples;
+    int lowest = 0;
+    for (int y = 0; y < lab.rows; y++)
+        for (int x = 0; x < lab.cols; x++)
+            if (seeds.at<uchar>(y, x)) {
+                lowest = y;
+                if ((x + y) % 2 == 0) samples.push_back(lab.at<cv::Vec3f>(y, x));
+            }
+    cv::Mat data(int(samples.size()), 3, CV_32F, samples.data()), covariance, mean;
+    cv::calcCovarMatrix(data, covariance, mean, cv::COVAR_NORMAL | cv::COVAR_ROWS | cv::COVAR_SCALE, CV_64F);
+    covariance += cv::Mat::eye(3, 3, CV_64F) * 4.0;
+    cv::Matx33d inverse(cv::Mat(covariance.inv()));
+    cv::Vec3d centre(mean.at<double>(0), mean.at<double>(1), mean.at<double>(2));
+    cv::Mat like(lab.size(), CV_8U);
+    lab.forEach<cv::Vec3f>([&](const cv::Vec3f &p, const int *at) {
+        cv::Vec3d d(p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]);
+        like.at<uchar>(at[0], at[1]) = (d.t() * (inverse * d))(0) < 16.3 ? 255 : 0;
+    });
+    // Overcast sky grows only over pixels about as bright as it.
+    cv::Mat grown = seeds | (like & (texture(lab) < 9.0f) & (centre[2] < -8 ? cv::Mat(L > 0.0f) : cv::Mat(L > bright - 10)));
+    if (!person.empty()) grown &= ~person;
+    cv::Mat sky = fromAbove(grown, false);
+    if (centre[2] < -8) {
+        cv::Mat gaps = grown & smoothBlue;
+        gaps.rowRange(lowest + 1, gaps.rows).setTo(0);
+        sky |= gaps;
+    }
+    fillSmallHoles(sky, area / 20); // birds, clouds
+    return sky;
+}
+
+} // namespace
+
+} // namespace mbx
+
+extern "C" int mbx_cv_sky_matte(const mbx_cv_image *image, const mbx_cv_matte_options *options,
+                                const mbx_cv_image *person, int face_width, mbx_cv_plane *matte, int *found,
+                                mbx_cv_error *error) {
+    return mbx::guarded(error, [&] {
+        if (!image || !options || !matte || !found) throw mbx::Failure{"missing argument"};
+        mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
+        cv::Mat personHard;
+        if (person) {
+            cv::Mat given = mbx::upright(mbx::toGrey8(*person, "portrait matte"), frame.orientation);
+            cv::resize(given, personHard, frame.colour.size(), 0, 0, cv::INTER_AREA);
+            personHard = personHard > 127;
+        }
+        cv::Mat sky = mbx::skyMask(frame.colour, personHard, int(face_width * frame.scale));
+        *found = cv::countNonZero(sky) > 0;
+        int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 200);
+        cv::Mat soft = *found ? mbx::softEdges(frame.colour, sky, radius) : sky;
+        mbx::writePlaneGuided(soft, *image, frame.orientation, *matte);
+    });
+}

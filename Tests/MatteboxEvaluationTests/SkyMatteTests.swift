@@ -1,0 +1,41 @@
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxPipeline
+import MatteboxTestSupport
+import Testing
+
+/// The sky matte from the real SemanticMattes plugin on opencv-doc's photos:
+/// points marked by hand as sky or not on three photos with sky (blue with
+/// clouds and birds, overcast, blue seen past a tree), and no matte with a
+/// note on photos without sky (a table top, fruit, a baboon, graffiti, a
+/// squirrel in leaves, a stadium).
+@Suite(.enabled(if: BuiltVisionPlugins.hasChessboards, "opencv-doc's photos are missing"))
+struct SkyMatteTests {
+    func sky(_ name: String) throws -> Photo {
+        var photo = try ImageDecoder.decodePhoto(at: BuiltVisionPlugins.chessboards.appendingPathComponent(name))
+        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: sky }").run(&photo)
+        return photo
+    }
+
+    @Test(arguments: [
+        ("home.jpg", [(60.0, 40.0), (250, 30), (150, 120)], [(400.0, 300.0), (300, 250), (470, 60)]),
+        ("leuvenA.jpg", [(300, 30), (450, 40), (380, 120)], [(100, 100), (600, 300), (375, 500)]),
+        ("building.jpg", [(60, 120), (40, 180)], [(500, 200), (700, 40), (300, 500)]),
+    ])
+    func skyIsMattedAndTheRestIsNot(name: String, sky points: [(Double, Double)], ground: [(Double, Double)]) throws {
+        let photo = try sky(name)
+        let matte = try #require(photo.auxiliary[.skyMatte], "\(name): no sky matte; notes \(photo.metadata.notes)")
+        let scale = Double(matte.width) / Double(photo.primary.width)
+        func value(_ point: (Double, Double)) -> Double { matte.sample(x: Int(point.0 * scale), y: Int(point.1 * scale)) }
+        for point in points { #expect(value(point) >= 128, "\(name): sky at \(point)") }
+        for point in ground { #expect(value(point) < 128, "\(name): not sky at \(point)") }
+    }
+
+    @Test(arguments: ["stuff.jpg", "fruits.jpg", "baboon.jpg", "graf1.png", "squirrel_cls.jpg", "messi5.jpg"])
+    func noSkyNoMatteAndANote(name: String) throws {
+        let photo = try sky(name)
+        #expect(photo.auxiliary[.skyMatte] == nil, "\(name) got a sky matte")
+        #expect(photo.metadata.notes["semanticMattes"]?.contains("no sky found") == true, "\(photo.metadata.notes)")
+    }
+}
