@@ -110,7 +110,13 @@ void writePlane(const cv::Mat &uprightMatte, int orientation, mbx_cv_plane &plan
     resized.copyTo(target);
 }
 
-void writePlaneGuided(const cv::Mat &uprightMatte, const mbx_cv_image &image, int orientation, mbx_cv_plane &plane) {
+cv::Mat photoAt(const mbx_cv_image &image, cv::Size size) {
+    cv::Mat photo;
+    cv::resize(toBGR8(image, "photo"), photo, size, 0, 0, cv::INTER_AREA);
+    return photo;
+}
+
+void writePlaneGuided(const cv::Mat &uprightMatte, const cv::Mat &guide, int orientation, mbx_cv_plane &plane) {
     if (!plane.data) return;
     if (plane.width <= 0 || plane.height <= 0) throw Failure{"output matte has no size"};
     const cv::Size size(plane.width, plane.height);
@@ -118,15 +124,13 @@ void writePlaneGuided(const cv::Mat &uprightMatte, const mbx_cv_image &image, in
     cv::resize(s, coarse, size, 0, 0, cv::INTER_LINEAR);
     const double upsampling = double(std::max(size.width, size.height)) / std::max(s.cols, s.rows);
     cv::Mat target(plane.height, plane.width, CV_8U, plane.data, plane.stride);
-    if (upsampling < 1.5) {
+    if (upsampling < 1.5 || guide.size() != size) {
         coarse.copyTo(target);
         return;
     }
-    // The photo at the matte's size guides the edges: a window about two
-    // coarse pixels wide, and a small epsilon so colour edges win where the
-    // coarse matte is in between (hair), while flat areas keep its value.
-    cv::Mat guide;
-    cv::resize(toBGR8(image, "photo"), guide, size, 0, 0, cv::INTER_AREA);
+    // A window about two coarse pixels wide, and a small epsilon so colour
+    // edges win where the coarse matte is in between (hair), while flat
+    // areas keep its value.
     const int radius = std::max(2, int(std::lround(2 * upsampling)));
     cv::Mat refined;
     cv::ximgproc::guidedFilter(guide, coarse, refined, radius, 0.0004 * 255 * 255);

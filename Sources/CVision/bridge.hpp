@@ -30,10 +30,13 @@ cv::Rect storedRect(const cv::Rect &rect, cv::Size storedSize, int orientation);
 /// Resizes a soft 8-bit matte (upright working frame) to the caller's plane in
 /// stored orientation.
 void writePlane(const cv::Mat &uprightMatte, int orientation, mbx_cv_plane &plane);
-/// The same, for a matte computed at a smaller size than the plane: upsampled
-/// edge-aware (a guided filter on the photo at the plane's size), so soft
-/// edges such as hair follow the photo instead of the coarse pixels.
-void writePlaneGuided(const cv::Mat &uprightMatte, const mbx_cv_image &image, int orientation, mbx_cv_plane &plane);
+/// The photo as 8-bit BGR at `size` (stored orientation): the guide for writePlaneGuided.
+cv::Mat photoAt(const mbx_cv_image &image, cv::Size size);
+/// The same as writePlane, for a matte computed at a smaller size than the
+/// plane: upsampled edge-aware (a guided filter on `guide`, the photo at the
+/// plane's size from photoAt), so soft edges such as hair follow the photo
+/// instead of the coarse pixels.
+void writePlaneGuided(const cv::Mat &uprightMatte, const cv::Mat &guide, int orientation, mbx_cv_plane &plane);
 
 /// Runs body, turning Failure and C++ exceptions into a status and message.
 template <typename Body> int guarded(mbx_cv_error *error, Body body) {

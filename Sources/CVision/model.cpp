@@ -158,6 +158,7 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
         content &= cv::Rect(0, 0, output.size[3], output.size[2]);
         if (content.area() <= 0) throw mbx::Failure{path + ": the model's output is empty"};
         for (auto &c : classes) c = c(content);
+        cv::Mat guide;
         for (int i = 0; i < output_count; i++) {
             cv::Mat sum = cv::Mat::zeros(classes[0].size(), CV_32F);
             for (int k = 0; k < outputs[i].class_count; k++) {
@@ -172,7 +173,9 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
             cv::resize(matte8, resized, region.size(), 0, 0, cv::INTER_LINEAR);
             cv::Mat full = cv::Mat::zeros(frame.colour.size(), CV_8U);
             resized.copyTo(full(region));
-            mbx::writePlaneGuided(full, *image, frame.orientation, outputs[i].plane);
+            const cv::Size size(outputs[i].plane.width, outputs[i].plane.height);
+            if (outputs[i].plane.data && guide.size() != size) guide = mbx::photoAt(*image, size); // once for same-size planes
+            mbx::writePlaneGuided(full, guide, frame.orientation, outputs[i].plane);
         }
     });
 }

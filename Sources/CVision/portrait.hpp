@@ -4,6 +4,7 @@
 #include "mbx_vision.h"
 #include <opencv2/core.hpp>
 #include <string>
+#include <vector>
 
 namespace mbx {
 
@@ -24,6 +25,29 @@ struct WorkingFrame {
 
 /// The largest frontal face in an upright 8-bit BGR image.
 bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, cv::Rect &face);
+
+/// A Gaussian colour model of one surface in float CIELAB. d² below 7.8 is
+/// inside 95% of a 3-D Gaussian, above 16.3 outside 99.9%.
+struct ColourModel {
+    /// How to fit: drop outliers first (median ± 2.5 MADs per channel), and
+    /// how much wider to make the model along lightness than the samples show.
+    struct Fitting {
+        bool dropOutliers;
+        double lightnessWidening;
+    };
+    /// Skin and hair: robust, and 4x wider along L, since shading changes
+    /// lightness far more than hue.
+    static const Fitting shadedSurface;
+    /// Every sample as it is (sky: blue and clouds both count).
+    static const Fitting plain;
+
+    cv::Vec3d mean;
+    cv::Matx33d inverseCovariance;
+
+    static ColourModel fit(const std::vector<cv::Vec3f> &samples, const Fitting &fitting);
+    /// Squared Mahalanobis distance of every pixel of a Lab float image.
+    cv::Mat distance(const cv::Mat &lab) const;
+};
 
 /// An 8-bit BGR image as float CIELAB (L 0...100).
 cv::Mat toLab(const cv::Mat &colour);

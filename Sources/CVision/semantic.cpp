@@ -12,55 +12,6 @@ namespace mbx {
 
 namespace {
 
-/// A Gaussian colour model fitted to samples after dropping outliers.
-struct ColourModel {
-    cv::Vec3d mean;
-    cv::Matx33d inverseCovariance;
-
-    static ColourModel fit(const std::vector<cv::Vec3f> &samples) {
-        if (samples.size() < 20) throw Failure{"too few skin samples to model"};
-        cv::Mat all(int(samples.size()), 3, CV_32F, const_cast<cv::Vec3f *>(samples.data()));
-        // Median and median absolute deviation per channel; keep samples within 2.5 MADs.
-        cv::Vec3f median, spread;
-        for (int c = 0; c < 3; c++) {
-            std::vector<float> v(samples.size());
-            for (size_t i = 0; i < samples.size(); i++) v[i] = samples[i][c];
-            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-            median[c] = v[v.size() / 2];
-            for (auto &x : v) x = std::abs(x - median[c]);
-            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-            spread[c] = std::max(1.0f, 1.4826f * v[v.size() / 2]);
-        }
-        std::vector<cv::Vec3f> kept;
-        for (auto &s : samples) {
-            bool inlier = true;
-            for (int c = 0; c < 3; c++) inlier = inlier && std::abs(s[c] - median[c]) <= 2.5f * spread[c];
-            if (inlier) kept.push_back(s);
-        }
-        if (kept.size() < 10) kept = samples;
-        cv::Mat data(int(kept.size()), 3, CV_32F, kept.data()), covariance, mean;
-        cv::calcCovarMatrix(data, covariance, mean, cv::COVAR_NORMAL | cv::COVAR_ROWS | cv::COVAR_SCALE, CV_64F);
-        covariance += cv::Mat::eye(3, 3, CV_64F) * 4.0; // a floor for very even skin
-        // Shading changes lightness far more than hue: widen the model along L.
-        covariance.row(0) *= 4.0;
-        covariance.col(0) *= 4.0;
-        ColourModel model;
-        model.mean = cv::Vec3d(mean.at<double>(0), mean.at<double>(1), mean.at<double>(2));
-        model.inverseCovariance = cv::Matx33d(cv::Mat(covariance.inv()));
-        return model;
-    }
-
-    /// Squared Mahalanobis distance of every pixel of a Lab float image.
-    cv::Mat distance(const cv::Mat &lab) const {
-        cv::Mat out(lab.size(), CV_32F);
-        lab.forEach<cv::Vec3f>([&](const cv::Vec3f &p, const int *at) {
-            cv::Vec3d d(p[0] - mean[0], p[1] - mean[1], p[2] - mean[2]);
-            out.at<float>(at[0], at[1]) = float((d.t() * (inverseCovariance * d))(0));
-        });
-        return out;
-    }
-};
-
 void collect(const cv::Mat &lab, cv::Rect area, std::vector<cv::Vec3f> &samples) {
     area &= cv::Rect(0, 0, lab.cols, lab.rows);
     for (int y = area.y; y < area.y + area.height; y++)
@@ -79,7 +30,7 @@ cv::Mat skinLikelihood(const cv::Mat &lab, const cv::Rect &face) {
     collect(lab, part(face, 0.64, 0.50, 0.82, 0.68), samples);
     collect(lab, part(face, 0.35, 0.12, 0.65, 0.25), samples); // forehead
     collect(lab, part(face, 0.42, 0.42, 0.58, 0.58), samples); // between the eyes, top of the nose
-    ColourModel model = ColourModel::fit(samples);
+    ColourModel model = ColourModel::fit(samples, ColourModel::shadedSurface);
     cv::Mat distance = model.distance(lab);
     // d² below 7.8 (95% of a 3-D Gaussian) is skin; above 16.3 (99.9%) is not.
     cv::Mat likelihood;
@@ -154,7 +105,7 @@ cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &lab, const cv::Mat &perso
         for (int x = 0; x < seeds.cols; x++)
             if (seeds.at<uchar>(y, x)) seedColours.push_back(lab.at<cv::Vec3f>(y, x));
     if (seedColours.size() >= 20) {
-        cv::Mat unlikeHair = ColourModel::fit(seedColours).distance(lab) > 16.3;
+        cv::Mat unlikeHair = ColourModel::fit(seedColours, ColourModel::shadedSurface).distance(lab) > 16.3;
         cv::Mat belowEyes = cv::Mat::zeros(colour.size(), CV_8U);
         const int eyes = std::clamp(face.y + int(0.3 * face.height), 0, colour.rows);
         belowEyes.rowRange(eyes, colour.rows).setTo(255);

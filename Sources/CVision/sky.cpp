@@ -72,7 +72,8 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
     std::vector<cv::Mat> channels;
     cv::split(lab, channels);
     const cv::Mat &L = channels[0], &a = channels[1], &b = channels[2];
-    cv::Mat smooth = texture(lab) < 6.0f; // L units per pixel, averaged
+    const cv::Mat roughness = texture(lab);
+    cv::Mat smooth = roughness < 6.0f; // Sobel magnitude of L, averaged
     // Blue sky: clearly blue, not dark.
     cv::Mat blue = (b < -8.0f) & (b < -0.8 * cv::abs(a) - 4.0f) & (L > 35.0f);
     // Overcast or white sky: neutral and among the brightest quarter of the photo.
@@ -113,21 +114,14 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
                 lowest = y;
                 if ((x + y) % 2 == 0) samples.push_back(lab.at<cv::Vec3f>(y, x));
             }
-    cv::Mat data(int(samples.size()), 3, CV_32F, samples.data()), covariance, mean;
-    cv::calcCovarMatrix(data, covariance, mean, cv::COVAR_NORMAL | cv::COVAR_ROWS | cv::COVAR_SCALE, CV_64F);
-    covariance += cv::Mat::eye(3, 3, CV_64F) * 4.0;
-    cv::Matx33d inverse(cv::Mat(covariance.inv()));
-    cv::Vec3d centre(mean.at<double>(0), mean.at<double>(1), mean.at<double>(2));
-    cv::Mat like(lab.size(), CV_8U);
-    lab.forEach<cv::Vec3f>([&](const cv::Vec3f &p, const int *at) {
-        cv::Vec3d d(p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]);
-        like.at<uchar>(at[0], at[1]) = (d.t() * (inverse * d))(0) < 16.3 ? 255 : 0;
-    });
+    const ColourModel model = ColourModel::fit(samples, ColourModel::plain);
+    const cv::Mat like = model.distance(lab) < 16.3f;
     // Overcast sky grows only over pixels about as bright as it.
-    cv::Mat grown = seeds | (like & (texture(lab) < 9.0f) & (centre[2] < -8 ? cv::Mat(L > 0.0f) : cv::Mat(L > bright - 10)));
+    const bool blueSky = model.mean[2] < -8;
+    cv::Mat grown = seeds | (like & (roughness < 9.0f) & (blueSky ? cv::Mat(L > 0.0f) : cv::Mat(L > bright - 10)));
     if (!person.empty()) grown &= ~person;
     cv::Mat sky = fromAbove(grown, false);
-    if (centre[2] < -8) {
+    if (blueSky) {
         cv::Mat gaps = grown & smoothBlue;
         gaps.rowRange(lowest + 1, gaps.rows).setTo(0);
         sky |= gaps;
@@ -156,6 +150,7 @@ extern "C" int mbx_cv_sky_matte(const mbx_cv_image *image, const mbx_cv_matte_op
         *found = cv::countNonZero(sky) > 0;
         int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 200);
         cv::Mat soft = *found ? mbx::softEdges(frame.colour, sky, radius) : sky;
-        mbx::writePlaneGuided(soft, *image, frame.orientation, *matte);
+        mbx::writePlaneGuided(soft, *found ? mbx::photoAt(*image, cv::Size(matte->width, matte->height)) : cv::Mat(),
+                              frame.orientation, *matte);
     });
 }
