@@ -35,18 +35,20 @@ public struct ByteReader {
     }
 
     public mutating func u32(_ what: @autoclosure () -> String = "a 32-bit field") throws -> UInt32 {
-        try need(4, what())
-        var value: UInt32 = 0
-        for i in 0..<4 { value = value << 8 | UInt32(bytes[position + i]) }
-        position += 4
-        return value
+        try bigEndian(what())
     }
 
     public mutating func u64(_ what: @autoclosure () -> String = "a 64-bit field") throws -> UInt64 {
-        try need(8, what())
-        var value: UInt64 = 0
-        for i in 0..<8 { value = value << 8 | UInt64(bytes[position + i]) }
-        position += 8
+        try bigEndian(what())
+    }
+
+    /// The next big-endian integer of T's width.
+    private mutating func bigEndian<T: FixedWidthInteger>(_ what: String) throws -> T {
+        let count = T.bitWidth / 8
+        try need(count, what)
+        var value: T = 0
+        for i in 0..<count { value = value << 8 | T(bytes[position + i]) }
+        position += count
         return value
     }
 
