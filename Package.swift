@@ -171,7 +171,7 @@ let package = Package(
                 "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2",
             ]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxTestSupport"]),
+            name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxISOBMFF", "MatteboxTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

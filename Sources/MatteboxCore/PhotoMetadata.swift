@@ -15,6 +15,9 @@ public struct PhotoMetadata: Sendable {
     public var capture = CaptureContext()
     /// What the source container said about each auxiliary image, by role.
     public var auxiliaryInfo: [ImageRole: AuxiliaryImageInfo] = [:]
+    /// The coded form each image was decoded from, by role (`primary` too),
+    /// for writers that pass unchanged images through.
+    public var codedOrigins: [ImageRole: CodedOrigin] = [:]
     /// How stages asked for this photo to be written.
     public var output = OutputRequest()
     /// Free-form notes stages leave for the user ("note.<name>" keys), e.g.

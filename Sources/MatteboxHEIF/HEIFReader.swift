@@ -10,7 +10,9 @@ import MatteboxRuntime
 /// The structure comes from Mattebox's own box reader, so files libheif 1.15
 /// refuses as a whole (iOS 18's multi-target references) are still read;
 /// libheif decodes each image item on its own. The thumbnail is not loaded:
-/// writers make a fresh one from the processed primary.
+/// writers make a fresh one from the processed primary, or copy it with an
+/// unchanged primary. Each image's coded origin is recorded (`codedOrigins`)
+/// so the writer can pass unchanged images through.
 public enum HEIFReader {
     /// True when a file starting with `header` (its first 256 bytes or so)
     /// is a HEIF image file this reader takes (not AVIF).
@@ -41,6 +43,8 @@ public enum HEIFReader {
         // HEIF readers follow irot/imir, not the EXIF tag; so does Mattebox.
         metadata.orientation = HEIFOrientation.orientation(of: primaryTransforms)
 
+        let file = EncodedFile(bytes)
+        metadata.codedOrigins[.primary] = CodedOrigin(file: file, item: primaryID, decoded: primary)
         var photo = Photo(primary: primary, metadata: metadata)
         for (id, urn, depth) in try auxiliaryItems(of: primaryID, in: container) {
             var role = AuxiliaryType.role(for: urn, depth: depth)
@@ -54,6 +58,8 @@ public enum HEIFReader {
             if transforms.map(\.box) != primaryTransforms.map(\.box) {
                 image = try StoredFrame.align(
                     image, from: HEIFOrientation.orientation(of: transforms), to: metadata.orientation)
+            } else {
+                photo.metadata.codedOrigins[role] = CodedOrigin(file: file, item: id, decoded: image)
             }
             photo.auxiliary[role] = image
             photo.metadata.auxiliaryInfo[role] = AuxiliaryImageInfo(

@@ -12,13 +12,19 @@ public struct HEIFWriteOptions: Sendable, Equatable {
     public var preset: String?
     /// The longest side of the thumbnail item; 0 writes none.
     public var thumbnailSize = 320
+    /// Copy images whose pixels did not change from the HEIF they were read
+    /// from, as they are coded; false encodes every image again.
+    public var passthrough = true
 
     public static let defaultQuality = 75
 
-    public init(quality: Int = HEIFWriteOptions.defaultQuality, preset: String? = nil, thumbnailSize: Int = 320) {
+    public init(
+        quality: Int = HEIFWriteOptions.defaultQuality, preset: String? = nil, thumbnailSize: Int = 320, passthrough: Bool = true
+    ) {
         self.quality = quality
         self.preset = preset
         self.thumbnailSize = thumbnailSize
+        self.passthrough = passthrough
     }
 
     /// Speed, balanced and quality map to x265 presets as a capture pipeline
@@ -39,6 +45,11 @@ public struct HEIFWriteOptions: Sendable, Equatable {
 /// 1.15 requires) and described by its own XMP. Depth and disparity carry the
 /// depth representation SEI and Apple's pixel data info. Orientation stays as
 /// stored and is stated as `irot`/`imir` on every image item plus the EXIF tag.
+///
+/// An image whose pixels are still those decoded from a HEIF input (its
+/// `CodedOrigin`) is not encoded again: its coded item is copied byte for
+/// byte, so adding mattes to an iPhone photo costs no generation loss and
+/// only the new images' encoding time.
 public enum HEIFWriter {
     public static func encode(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws -> Data {
         do {
@@ -57,19 +68,38 @@ public enum HEIFWriter {
         let transforms = HEIFOrientation.transformBoxes(for: photo.metadata.orientation)
         var builder = HEIFBuilder()
 
-        let primaryPixels = try rgb(photo.primary)
-        settings.bitDepth = primaryPixels.format == .uint16 ? 10 : 8
+        var sources = PassthroughSources(options.passthrough ? photo.metadata.codedOrigins : [:])
         let ownThumbnail = photo.auxiliary[.thumbnail]
-        // libheif makes no thumbnail of an image that already fits the box.
-        let fitsBox = max(photo.primary.width, photo.primary.height) <= options.thumbnailSize
-        settings.thumbnailSize = ownThumbnail == nil && !fitsBox ? options.thumbnailSize : 0
-        let coded = try HEVCCodec.encode(primaryPixels, settings: settings)
-        let primary = try addImage(coded.image, hidden: false, to: &builder, transforms: transforms)
-        if let icc = photo.metadata.iccProfile {
-            builder.associate(primary, property: ByteWriter.box("colr") { $0.fourCC("prof"); $0.append(icc) }, essential: false)
+        let primary: UInt16
+        var thumbnail: HEVCCodec.CodedImage?
+        if let (container, item) = try sources.unchanged(.primary, photo.primary) {
+            // The pixels are those decoded: the coded primary (and the thumbnail
+            // made from it) is copied, not encoded again.
+            primary = try copyImage(item, from: container, hidden: false, to: &builder, transforms: transforms)
+            if let icc = photo.metadata.iccProfile, container.property("colr", of: item) == nil {
+                builder.associate(primary, property: iccBox(icc), essential: false)
+            }
+            if ownThumbnail == nil, options.thumbnailSize > 0 {
+                for source in container.items(referencing: item, by: "thmb") where container.items[source]?.type == "hvc1" {
+                    let id = try copyImage(source, from: container, hidden: false, to: &builder, transforms: transforms)
+                    builder.addReference("thmb", from: id, to: [primary])
+                }
+            }
+            settings.bitDepth = photo.primary.format == .uint16 ? 10 : 8
+        } else {
+            let primaryPixels = try rgb(photo.primary)
+            settings.bitDepth = primaryPixels.format == .uint16 ? 10 : 8
+            // libheif makes no thumbnail of an image that already fits the box.
+            let fitsBox = max(photo.primary.width, photo.primary.height) <= options.thumbnailSize
+            settings.thumbnailSize = ownThumbnail == nil && !fitsBox ? options.thumbnailSize : 0
+            let coded = try HEVCCodec.encode(primaryPixels, settings: settings)
+            primary = try addImage(coded.image, hidden: false, to: &builder, transforms: transforms)
+            if let icc = photo.metadata.iccProfile {
+                builder.associate(primary, property: iccBox(icc), essential: false)
+            }
+            thumbnail = coded.thumbnail
         }
 
-        var thumbnail = coded.thumbnail
         if let ownThumbnail, options.thumbnailSize > 0 {
             thumbnail = try HEVCCodec.encode(try rgb(ownThumbnail), settings: HEVCCodec.Settings(quality: options.quality, preset: preset)).image
         }
@@ -94,9 +124,33 @@ public enum HEIFWriter {
         }
 
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
-            try addAuxiliary(role, of: photo, primary: primary, settings: settings, transforms: transforms, to: &builder)
+            if let (container, item) = try sources.unchanged(role, photo.auxiliary[role]!) {
+                // auxC, pixi and the depth representation come with the copy.
+                let id = try copyImage(item, from: container, hidden: true, to: &builder, transforms: transforms)
+                builder.addReference("auxl", from: id, to: [primary])
+                if let xmp = photo.metadata.auxiliaryInfo[role]?.xmp {
+                    let xmpID = try builder.addItem(type: "mime", hidden: true, data: [UInt8](xmp), contentType: "application/rdf+xml")
+                    builder.addReference("cdsc", from: xmpID, to: [id])
+                }
+            } else {
+                try addAuxiliary(role, of: photo, primary: primary, settings: settings, transforms: transforms, to: &builder)
+            }
         }
         return try builder.serialize()
+    }
+
+    private static func iccBox(_ icc: Data) -> [UInt8] {
+        ByteWriter.box("colr") { $0.fourCC("prof"); $0.append(icc) }
+    }
+
+    /// Copies a coded image (an hvc1, or a grid and its tiles) from the input with
+    /// all its properties but the transforms, then states this photo's transforms.
+    private static func copyImage(
+        _ item: UInt32, from container: HEIFContainer, hidden: Bool, to builder: inout HEIFBuilder, transforms: [[UInt8]]
+    ) throws -> UInt16 {
+        let id = try ImageItemExtractor.copyImage(item, from: container, into: &builder, hidden: hidden, whole: true).id
+        for box in transforms { builder.associate(id, property: box, essential: true) }
+        return id
     }
 
     private static func addAuxiliary(

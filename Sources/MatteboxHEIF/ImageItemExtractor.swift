@@ -1,11 +1,14 @@
 import MatteboxISOBMFF
 /// Copies one image item (an `hvc1`, or a `grid` with its tiles) out of a HEIF
-/// file into a small file of its own, without transforms or auxiliary links,
+/// file: into a small file of its own, without transforms or auxiliary links,
 /// so libheif decodes exactly that item as stored, whatever else the original
-/// holds (including the multi-target references libheif 1.15 refuses).
+/// holds (including the multi-target references libheif 1.15 refuses); or
+/// into a file being written, when the image did not change.
 enum ImageItemExtractor {
     /// Properties a decoder needs; transforms (`irot`, `imir`) and `auxC` stay behind.
     private static let decodingProperties: Set<String> = ["hvcC", "ispe", "colr", "pixi", "clap"]
+    /// Transforms, which a writer states anew for the photo's orientation.
+    private static let transforms: Set<String> = ["irot", "imir"]
     /// The largest image Mattebox agrees to decode (a 24 MP iPhone photo is 24.5 MP).
     static let maximumPixels = 200_000_000
     static let maximumTiles = 4096
@@ -16,13 +19,24 @@ enum ImageItemExtractor {
     }
 
     static func standaloneFile(for id: UInt32, in container: HEIFContainer) throws -> ([UInt8], Coding) {
+        var builder = HEIFBuilder()
+        let (_, coding) = try copyImage(id, from: container, into: &builder, hidden: false)
+        return (try builder.serialize(), coding)
+    }
+
+    /// Copies image item `id` byte for byte into `builder` with the properties
+    /// a decoder needs: an `hvc1`, or a `grid` with its tiles and `dimg`
+    /// reference. The reader decodes through this; the writer passes an
+    /// unchanged image through with it, `whole`: with every property but the
+    /// transforms (HDR and colour metadata, `auxC`). Returns the new item's ID.
+    static func copyImage(
+        _ id: UInt32, from container: HEIFContainer, into builder: inout HEIFBuilder, hidden: Bool, whole: Bool = false
+    ) throws -> (id: UInt16, coding: Coding) {
         guard let item = container.items[id] else { throw HEIFError.malformed("image item \(id) does not exist") }
         try checkSize(of: id, in: container)
-        var builder = HEIFBuilder()
         switch item.type {
         case "hvc1":
-            let coding = try copy(id, into: &builder, from: container, hidden: false)
-            return (try builder.serialize(), coding)
+            return try copy(id, into: &builder, from: container, hidden: hidden, whole: whole)
         case "grid":
             let gridData = try container.data(of: id)
             let tiles = container.targets(of: id, by: "dimg")
@@ -31,9 +45,8 @@ enum ImageItemExtractor {
                 throw HEIFError.unsupported("grid item \(id) has \(tiles.count) tiles (at most \(maximumTiles))")
             }
             try checkGrid(gridData, tileCount: tiles.count, id: id)
-            let grid = try builder.addItem(type: "grid", hidden: false, data: gridData)
-            for (property, essential) in container.properties(of: id)
-            where decodingProperties.contains(property.type) {
+            let grid = try builder.addItem(type: "grid", hidden: hidden, data: gridData)
+            for (property, essential) in container.properties(of: id) where keeps(property.type, whole: whole) {
                 builder.associate(grid, property: property.box, essential: essential)
             }
             var coding: Coding?
@@ -43,30 +56,34 @@ enum ImageItemExtractor {
                     throw HEIFError.malformed("grid item \(id) names item \(tile) as a tile, which is not an hvc1 image")
                 }
                 try checkSize(of: tile, in: container)
-                tileIDs.append(UInt16(builder.itemCount + 1))
-                coding = try copy(tile, into: &builder, from: container, hidden: true)
+                let copied = try copy(tile, into: &builder, from: container, hidden: true, whole: whole)
+                tileIDs.append(copied.id)
+                coding = copied.coding
             }
             builder.addReference("dimg", from: grid, to: tileIDs)
-            return (try builder.serialize(), coding!)
+            return (grid, coding!)
         default:
             throw HEIFError.unsupported("item \(id) is coded as '\(item.type)'; Mattebox decodes HEVC (hvc1) and grids")
         }
     }
 
-    @discardableResult
+    private static func keeps(_ type: String, whole: Bool) -> Bool {
+        whole ? !transforms.contains(type) : decodingProperties.contains(type)
+    }
+
     private static func copy(
-        _ id: UInt32, into builder: inout HEIFBuilder, from container: HEIFContainer, hidden: Bool
-    ) throws -> Coding {
+        _ id: UInt32, into builder: inout HEIFBuilder, from container: HEIFContainer, hidden: Bool, whole: Bool
+    ) throws -> (id: UInt16, coding: Coding) {
         let copied = try builder.addItem(type: "hvc1", hidden: hidden, data: try container.data(of: id))
         var coding: Coding?
-        for (property, essential) in container.properties(of: id) where decodingProperties.contains(property.type) {
+        for (property, essential) in container.properties(of: id) where keeps(property.type, whole: whole) {
             builder.associate(copied, property: property.box, essential: essential)
             if case .hevcConfiguration(let chroma, let bits) = property.value {
                 coding = Coding(chromaFormat: chroma, lumaBitDepth: bits)
             }
         }
         guard let coding else { throw HEIFError.malformed("image item \(id) has no 'hvcC' decoder configuration") }
-        return coding
+        return (copied, coding)
     }
 
     /// Absurd sizes are refused before anything is allocated for them.

@@ -16,6 +16,8 @@ public struct PhotoWriter: Sendable {
     /// Nil: 92 for JPEG, 75 for HEIF.
     public var quality: Int?
     public var writeAuxiliaryPNGs: Bool
+    /// Encode every image again, even those a HEIF input holds unchanged (`--reencode`).
+    public var reencode = false
     /// What may be replaced; `manifest` (the output folder's, when there is
     /// one) says which existing files Mattebox wrote.
     public var safety: OutputSafety
@@ -59,7 +61,8 @@ public struct PhotoWriter: Sendable {
             Log.emit(.warning, "\(photo.displayName): \(notes["format"]!)")
         }
         let heif = HEIFWriteOptions(
-            preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize)
+            preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize,
+            passthrough: !reencode)
         let destination = directory.appendingPathComponent("\(stem).\(format.fileExtension)")
         // Every file this photo would write is checked before any is written.
         let auxiliary = writeAuxiliaryPNGs ? photo.auxiliary.keys.sorted() : []

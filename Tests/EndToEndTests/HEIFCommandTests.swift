@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxISOBMFF
 import MatteboxRuntime
 import MatteboxTestSupport
 import Testing
@@ -146,5 +147,44 @@ private let heicSamples = TestEnvironment.shared?.appendingPathComponent("heic-s
             let image = aux["image"] as? [String: Any] ?? [:]
             return "\(aux["type"] ?? "?") \(image["width"] ?? 0)x\(image["height"] ?? 0)"
         }.sorted()
+    }
+}
+
+/// Adding mattes to a HEIC, as a user runs it: the primary is copied, not
+/// encoded again, so the file grows by the new mattes alone and the input
+/// is untouched; `--reencode` encodes it again.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/doc/opencv-doc/examples/data/messi5.jpg"),
+                "opencv-doc's messi5.jpg is not installed"))
+struct HEIFPassthroughCommandTests {
+    @Test func mattesAddedToAHEICLeaveItsPrimaryAsCoded() throws {
+        let folder = try TestEnvironment.scratchDirectory("passthrough")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func mattebox(_ arguments: [String]) throws {
+            let run = TestEnvironment.run([TestEnvironment.mattebox] + arguments, timeout: 600)
+            #expect(run.status == 0, "\(arguments): \(run.errors)")
+        }
+        try mattebox(["process", "/usr/share/doc/opencv-doc/examples/data/messi5.jpg", "-o", folder.path, "--format", "heic"])
+        let input = folder.appendingPathComponent("messi5.heic")
+        let inputBytes = try Data(contentsOf: input)
+        let pipeline = folder.appendingPathComponent("mattes.yaml")
+        try "stages:\n  - plugin: org.mattebox.portrait-matte\n  - plugin: org.mattebox.semantic-mattes\n"
+            .write(to: pipeline, atomically: true, encoding: .utf8)
+        for (name, extra) in [("copied", [String]()), ("reencoded", ["--reencode"])] {
+            try mattebox(["process", input.path, "-o", folder.appendingPathComponent(name).path, "--pipeline", pipeline.path] + extra)
+        }
+        #expect(try Data(contentsOf: input) == inputBytes, "the input is untouched")
+
+        let before = try HEIFContainer(bytes: [UInt8](inputBytes))
+        let copied = try HEIFContainer(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("copied/messi5.heic"))))
+        let reencoded = try HEIFContainer(
+            bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("reencoded/messi5.heic"))))
+        let original = try before.data(of: before.primaryID)
+        #expect(try copied.data(of: copied.primaryID) == original)
+        #expect(try reencoded.data(of: reencoded.primaryID) != original)
+        // The output is the input plus the new mattes (and their XMP and boxes).
+        let mattes = copied.references.filter { $0.type == "auxl" }.map(\.from)
+        #expect(!mattes.isEmpty, "the pipeline added mattes")
+        let added = try mattes.map { try copied.data(of: $0).count }.reduce(0, +)
+        #expect(copied.bytes.count <= inputBytes.count + added + 4096, "\(copied.bytes.count) vs \(inputBytes.count) + \(added)")
     }
 }

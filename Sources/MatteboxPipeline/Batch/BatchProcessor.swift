@@ -11,6 +11,8 @@ public struct BatchOptions: Sendable, Codable {
     public var format: OutputFormat?
     /// Nil: 92 for JPEG, 75 for HEIF.
     public var quality: Int?
+    /// Encode every image again, even those a HEIF input holds unchanged.
+    public var reencode = false
     /// Overrides the camera position read from EXIF (for mirroring policies).
     public var cameraPosition: CameraPosition?
     /// Auxiliary images to attach to the input photo, by role.
@@ -74,10 +76,11 @@ public struct BatchProcessor: Sendable {
     public init(runner: PipelineRunner, options: BatchOptions) {
         self.runner = runner
         self.options = options
-        let writer = PhotoWriter(
+        var writer = PhotoWriter(
             directory: options.outputDirectory, format: options.format, quality: options.quality,
             writeAuxiliaryPNGs: options.writeAuxiliaryPNGs, safety: options.safety,
             manifest: ResumeManifest(outputDirectory: options.outputDirectory, shard: nil))
+        writer.reencode = options.reencode
         self.writer = writer
     }
 

@@ -32,7 +32,9 @@ struct ProcessCommand: ParsableCommand {
     var pipeline: String?
     @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.", completion: Completions.formats)
     var format: String?
-    @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: Int?
+    @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF), for the images that are encoded.") var quality: Int?
+    @Flag(help: "Encode every image again. By default a HEIF output copies the images a HEIF input holds whose pixels no stage changed (the primary, its thumbnail, depth, mattes, gain map) byte for byte: no generation loss, and only new images cost encoding time.")
+    var reencode = false
     @Option(help: "Camera position for mirroring policies: front, back, external (default: from EXIF).")
     var cameraPosition: String?
     @Option(name: .customLong("aux"), help: "Attach an auxiliary image to the photo: ROLE=FILE (e.g. depth=d.png).")
@@ -184,6 +186,7 @@ struct ProcessCommand: ParsableCommand {
         guard quality.map({ (1...100).contains($0) }) ?? true else { throw ValidationError("--quality must be 1...100") }
         options.format = outputFormat
         options.quality = quality
+        options.reencode = reencode
         options.writeAuxiliaryPNGs = auxPng
         options.sidecars = !noSidecars
         if let cameraPosition {

@@ -1,0 +1,24 @@
+import MatteboxCore
+import MatteboxISOBMFF
+
+/// The HEIF inputs a photo's images came from, parsed once per write, and
+/// which of its images may be copied from them instead of encoded: those
+/// whose pixels are unchanged since decoding.
+struct PassthroughSources {
+    private let origins: [ImageRole: CodedOrigin]
+    private var parsed: [ObjectIdentifier: HEIFContainer] = [:]
+
+    /// `origins`: a photo's `codedOrigins`, or none to encode everything.
+    init(_ origins: [ImageRole: CodedOrigin]) {
+        self.origins = origins
+    }
+
+    /// The input and item to copy for `role`, or nil when it must be encoded
+    /// (no HEIF origin, or a stage changed its pixels or shape).
+    mutating func unchanged(_ role: ImageRole, _ image: PixelImage) throws -> (HEIFContainer, UInt32)? {
+        guard let origin = origins[role], origin.isUnchanged(image) else { return nil }
+        let key = ObjectIdentifier(origin.file)
+        if parsed[key] == nil { parsed[key] = try HEIFContainer(bytes: origin.file.bytes) }
+        return (parsed[key]!, origin.item)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import MatteboxCore
+import MatteboxISOBMFF
+import MatteboxTestSupport
+import Testing
+
+@testable import MatteboxHEIF
+
+/// Images a HEIF input holds whose pixels did not change are copied into the
+/// output as they are coded, not encoded again; a change anywhere in an
+/// image's pixels or shape makes the writer encode it.
+struct PassthroughTests {
+    /// The coded bytes of an image item: an hvc1's data, or a grid's and each tile's.
+    func codedBytes(_ id: UInt32, in container: HEIFContainer) throws -> [[UInt8]] {
+        let tiles = container.items[id]?.type == "grid" ? container.targets(of: id, by: "dimg") : []
+        return try ([id] + tiles).map { try container.data(of: $0) }
+    }
+
+    func rewrite(_ bytes: [UInt8], options: HEIFWriteOptions = HEIFWriteOptions(), change: (inout Photo) -> Void = { _ in })
+        throws -> (input: Photo, output: [UInt8])
+    {
+        var photo = try HEIFReader.readPhoto(bytes)
+        let input = photo
+        change(&photo)
+        return (input, try HEIFWriter.build(photo, options: options))
+    }
+
+    /// A single-item HEIF with a disparity image, written by Mattebox.
+    func singleItemFile() throws -> [UInt8] {
+        try HEIFWriter.build(TestPhotos.portrait(orientation: 6), options: HEIFWriteOptions())
+    }
+
+    @Test func anUnchangedSingleItemPrimaryAndItsAuxiliaryImagesAreCopiedByteForByte() throws {
+        let original = try singleItemFile()
+        let (input, output) = try rewrite(original)
+        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        #expect(try codedBytes(after.primaryID, in: after) == codedBytes(before.primaryID, in: before))
+        for (role, _) in input.auxiliary {
+            let (old, new) = (try item(role, in: before), try item(role, in: after))
+            #expect(try after.data(of: new) == before.data(of: old), "\(role)")
+        }
+        let again = try HEIFReader.readPhoto(output)
+        #expect(again.primary.hasSamePixels(as: input.primary))
+        #expect(again.metadata.orientation == input.metadata.orientation)
+        #expect(Set(again.auxiliary.keys) == Set(input.auxiliary.keys))
+        #expect(abs(output.count - original.count) < 512, "\(output.count) vs \(original.count) bytes")
+    }
+
+    @Test func changingOnePixelMakesTheWriterEncodeThatImage() throws {
+        let original = try singleItemFile()
+        let (input, output) = try rewrite(original) { photo in
+            photo.primary.data.storeBytes(of: 255 - photo.primary.data.load(as: UInt8.self), as: UInt8.self)
+        }
+        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        #expect(try codedBytes(after.primaryID, in: after) != codedBytes(before.primaryID, in: before))
+        // The mattes did not change and are still copied.
+        #expect(try after.data(of: item(.portraitMatte, in: after)) == before.data(of: item(.portraitMatte, in: before)))
+        let again = try HEIFReader.readPhoto(output)
+        #expect(!again.primary.hasSamePixels(as: input.primary))
+    }
+
+    @Test func reencodeEncodesEverything() throws {
+        let original = try singleItemFile()
+        // A second encode of the decoded image cannot reproduce the first encode's bytes.
+        let (_, output) = try rewrite(original, options: HEIFWriteOptions(passthrough: false))
+        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        #expect(try codedBytes(after.primaryID, in: after) != codedBytes(before.primaryID, in: before))
+    }
+
+    @Test func aReplacedAuxiliaryImageIsEncodedAndTheRestCopied() throws {
+        let original = try singleItemFile()
+        let (_, output) = try rewrite(original) { photo in
+            photo.setAuxiliary(TestImages.matte(width: 64, height: 48), for: .hairMatte)
+        }
+        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        #expect(try codedBytes(after.primaryID, in: after) == codedBytes(before.primaryID, in: before))
+        #expect(try after.codedSize(of: item(.hairMatte, in: after))! == (64, 48))
+        #expect(try after.data(of: item(.skinMatte, in: after)) == before.data(of: item(.skinMatte, in: before)))
+    }
+
+    /// An iPhone's grid primary (48 tiles), gain map and disparity come out as
+    /// they went in: libheif decodes the same pixels, and the file is no bigger.
+    @Test(.enabled(if: iPhoneSamples != nil, "../shared/heic-samples is not beside this checkout"))
+    func anIPhoneGridPrimaryIsCopiedAndDecodesBitIdentical() throws {
+        let url = iPhoneSamples!.appendingPathComponent("openize__iphone_portrait_photo.heic")
+        let original = [UInt8](try Data(contentsOf: url))
+        let (input, output) = try rewrite(original)
+        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        #expect(after.items[after.primaryID]?.type == "grid")
+        #expect(try codedBytes(after.primaryID, in: after) == codedBytes(before.primaryID, in: before))
+        #expect(after.property("colr", of: after.primaryID) != nil, "the ICC profile stays on the grid")
+        let again = try HEIFReader.readPhoto(output)
+        #expect(again.primary.hasSamePixels(as: input.primary))
+        for role in input.auxiliary.keys {
+            #expect(again.auxiliary[role]?.hasSamePixels(as: input.auxiliary[role]!) == true, "\(role)")
+        }
+        #expect(output.count <= original.count, "\(output.count) vs \(original.count) bytes")
+    }
+
+    func item(_ role: ImageRole, in container: HEIFContainer) throws -> UInt32 {
+        let photo = try HEIFReader.readPhoto(container.bytes)
+        return try #require(photo.metadata.codedOrigins[role]?.item, "no \(role) item")
+    }
+}
