@@ -14,6 +14,9 @@ import MatteboxRuntime
 /// unchanged primary. Each image's coded origin is recorded (`codedOrigins`)
 /// so the writer can pass unchanged images through.
 public enum HEIFReader {
+    /// The note that names auxiliary images left out because they could not be decoded.
+    public static let damagedNote = "damagedAuxiliaryImages"
+
     /// True when a file starting with `header` (its first 256 bytes or so)
     /// is a HEIF image file this reader takes (not AVIF).
     public static func recognizes(_ header: [UInt8]) -> Bool {
@@ -46,6 +49,7 @@ public enum HEIFReader {
         let file = EncodedFile(bytes)
         metadata.codedOrigins[.primary] = CodedOrigin(file: file, item: primaryID, decoded: primary)
         var photo = Photo(primary: primary, metadata: metadata)
+        var damaged: [String] = []
         for (id, urn, depth) in try auxiliaryItems(of: primaryID, in: container) {
             var role = AuxiliaryType.role(for: urn, depth: depth)
             var suffix = 2
@@ -53,7 +57,15 @@ public enum HEIFReader {
                 role = ImageRole("\(role.rawValue)-\(suffix)")
                 suffix += 1
             }
-            var image = try HEVCCodec.decode(id, in: container)
+            // One damaged auxiliary image costs only itself: the photo is read
+            // without it, and a note names it and why.
+            var image: PixelImage
+            do {
+                image = try HEVCCodec.decode(id, in: container)
+            } catch {
+                damaged.append("\(role) (item \(id)): \(error)")
+                continue
+            }
             let transforms = transformProperties(of: id, in: container)
             if transforms.map(\.box) != primaryTransforms.map(\.box) {
                 image = try StoredFrame.align(
@@ -64,6 +76,9 @@ public enum HEIFReader {
             photo.auxiliary[role] = image
             photo.metadata.auxiliaryInfo[role] = AuxiliaryImageInfo(
                 typeURN: urn, xmp: try xmp(describing: id, in: container), depth: depth)
+        }
+        if !damaged.isEmpty {
+            photo.metadata.notes[damagedNote] = "could not be decoded, so left out: " + damaged.joined(separator: "; ")
         }
         return photo
     }

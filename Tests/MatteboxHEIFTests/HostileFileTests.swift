@@ -29,6 +29,22 @@ import Testing
         for i in 0..<4 { bytes[offset + i] = UInt8((value >> (24 - 8 * UInt32(i))) & 0xFF) }
     }
 
+    /// A damaged matte costs only itself: the rest of the photo reads, and a note names it.
+    @Test func aCorruptAuxiliaryImageIsLeftOutWithANote() throws {
+        let container = try HEIFContainer(bytes: Self.file)
+        let intact = try HEIFReader.readPhoto(Self.file)
+        let hair = try #require(intact.metadata.codedOrigins[.hairMatte]?.item)
+        let extent = try #require(container.items[hair]?.extents.first)
+        var bytes = Self.file
+        for i in extent { bytes[i] = 0xFF }  // NAL lengths and payload alike
+        let photo = try HEIFReader.readPhoto(bytes)
+        #expect(photo.auxiliary[.hairMatte] == nil)
+        #expect(Set(photo.auxiliary.keys) == Set(intact.auxiliary.keys).subtracting([.hairMatte]))
+        #expect(photo.primary.hasSamePixels(as: intact.primary))
+        let note = try #require(photo.metadata.notes[HEIFReader.damagedNote])
+        #expect(note.contains("hairMatte (item \(hair))"), "\(note)")
+    }
+
     @Test func theIntactFileReads() throws {
         let photo = try HEIFReader.readPhoto(Self.file)
         #expect(photo.primary.width == 256)
