@@ -134,9 +134,14 @@ public enum HEIFReader {
         return try xmpID.map { Data(try container.data(of: $0)) }
     }
 
+    /// The ICC profile of `id`, or, for a grid that has none of its own, of
+    /// its first tile (older iPhones put `colr` on the tiles only).
     static func iccProfile(of id: UInt32, in container: HEIFContainer) -> Data? {
         for (property, _) in container.properties(of: id) {
             if case .iccProfile(let bytes) = property.value { return Data(bytes) }
+        }
+        if container.items[id]?.type == "grid", let tile = container.targets(of: id, by: "dimg").first {
+            return iccProfile(of: tile, in: container)
         }
         return nil
     }

@@ -102,3 +102,53 @@ struct PassthroughTests {
         return try #require(photo.metadata.codedOrigins[role]?.item, "no \(role) item")
     }
 }
+
+/// Older iPhones put the ICC profile (`colr`) on the grid's tiles only: it is
+/// read from there, copied with an unchanged grid, and written on a
+/// re-encoded primary, so colours do not shift.
+struct TileColourProfileTests {
+    static let icc: [UInt8] = Array("a stand-in ICC profile, carried byte for byte".utf8)
+
+    /// A 128x64 grid of two 64x64 tiles, each tile with a `colr` ICC profile, the grid without.
+    static func gridWithProfileOnTiles() throws -> [UInt8] {
+        var builder = HEIFBuilder()
+        var grid = ByteWriter()
+        grid.u8(0)  // version
+        grid.u8(0)  // flags: 16-bit sizes
+        grid.u8(0)  // rows - 1
+        grid.u8(1)  // columns - 1
+        grid.u16(128)
+        grid.u16(64)
+        let gridID = try builder.addItem(type: "grid", hidden: false, data: grid.bytes)  // the first item is the primary
+        builder.associate(gridID, property: ByteWriter.fullBox("ispe") { $0.u32(128); $0.u32(64) }, essential: false)
+        var tiles: [UInt16] = []
+        let colr = ByteWriter.box("colr") { $0.fourCC("prof"); $0.append(icc) }
+        for _ in 0..<2 {
+            let coded = try HEVCCodec.encode(
+                TestPhotos.smooth(width: 64, height: 64), settings: HEVCCodec.Settings(quality: 50, preset: "ultrafast")
+            ).image
+            let id = try builder.addItem(type: "hvc1", hidden: true, data: coded.data)
+            for (box, essential) in coded.properties { builder.associate(id, property: box, essential: essential) }
+            builder.associate(id, property: colr, essential: false)
+            tiles.append(id)
+        }
+        builder.addReference("dimg", from: gridID, to: tiles)
+        return try builder.serialize()
+    }
+
+    @Test func theProfileOnTheTilesIsReadCopiedAndWritten() throws {
+        let file = try Self.gridWithProfileOnTiles()
+        var photo = try HEIFReader.readPhoto(file)
+        #expect(photo.primary.width == 128 && photo.primary.height == 64)
+        #expect(photo.metadata.iccProfile.map([UInt8].init) == Self.icc)
+
+        let copied = try HEIFContainer(bytes: try HEIFWriter.build(photo, options: HEIFWriteOptions()))
+        #expect(copied.items[copied.primaryID]?.type == "grid")
+        #expect(try HEIFReader.readPhoto(copied.bytes).metadata.iccProfile.map([UInt8].init) == Self.icc)
+
+        photo.primary.data.storeBytes(of: 0, as: UInt8.self)  // a changed pixel: the primary is encoded
+        let encoded = try HEIFContainer(bytes: try HEIFWriter.build(photo, options: HEIFWriteOptions()))
+        #expect(encoded.items[encoded.primaryID]?.type == "hvc1")
+        #expect(HEIFReader.iccProfile(of: encoded.primaryID, in: encoded).map([UInt8].init) == Self.icc)
+    }
+}
