@@ -123,13 +123,8 @@ int mbx_vips_start(void) {
         image = next;                                                                \
     } while (0)
 
-int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error) {
-    memset(out, 0, sizeof(*out));
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
-                                                "fail_on", VIPS_FAIL_ON_ERROR, NULL);
-    if (!image) {
-        return fail(error, path);
-    }
+/* The common part of decoding a file or a buffer: takes the opened image. */
+static int decode_image(VipsImage *image, const char *path, mbx_decoded *out, char **error) {
     const char *loader = NULL;
     if (!vips_image_get_string(image, VIPS_META_LOADER, &loader) && loader) {
         snprintf(out->loader, sizeof(out->loader), "%s", loader);
@@ -159,6 +154,26 @@ int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error) {
         return -1;
     }
     return 0;
+}
+
+int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
+                                                "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (!image) {
+        return fail(error, path);
+    }
+    return decode_image(image, path, out, error);
+}
+
+int mbx_vips_decode_buffer(const void *data, size_t size, const char *path, mbx_decoded *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *image = vips_image_new_from_buffer(data, size, "", "access", VIPS_ACCESS_SEQUENTIAL,
+                                                  "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (!image) {
+        return fail(error, path);
+    }
+    return decode_image(image, path, out, error);
 }
 
 int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error) {

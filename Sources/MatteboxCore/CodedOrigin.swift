@@ -12,15 +12,21 @@ public struct CodedOrigin: Sendable {
     /// The image's item in that file (a HEIF item ID).
     public let item: UInt32
     public let fingerprint: PixelFingerprint
+    /// The ICC profile the coded pixels came with (a writer that copies them
+    /// copies that profile too; a stage that changed it changed the colours).
+    public let iccProfile: Data?
 
-    public init(file: EncodedFile, item: UInt32, decoded: PixelImage) {
+    public init(file: EncodedFile, item: UInt32, decoded: PixelImage, iccProfile: Data? = nil) {
         self.file = file
         self.item = item
         self.fingerprint = PixelFingerprint(decoded)
+        self.iccProfile = iccProfile
     }
 
-    /// True when `image` still holds the pixels that were decoded.
-    public func isUnchanged(_ image: PixelImage) -> Bool { PixelFingerprint(image) == fingerprint }
+    /// True when `image` still holds the pixels that were decoded, with the same colour profile.
+    public func isUnchanged(_ image: PixelImage, iccProfile: Data? = nil) -> Bool {
+        iccProfile == self.iccProfile && PixelFingerprint(image) == fingerprint
+    }
 }
 
 /// An input file's bytes as read, kept while its photo is processed.

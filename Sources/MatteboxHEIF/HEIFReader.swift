@@ -47,7 +47,8 @@ public enum HEIFReader {
         metadata.orientation = HEIFOrientation.orientation(of: primaryTransforms)
 
         let file = EncodedFile(bytes)
-        metadata.codedOrigins[.primary] = CodedOrigin(file: file, item: primaryID, decoded: primary)
+        metadata.codedOrigins[.primary] = CodedOrigin(
+            file: file, item: primaryID, decoded: primary, iccProfile: metadata.iccProfile)
         var photo = Photo(primary: primary, metadata: metadata)
         var damaged: [String] = []
         for (id, urn, depth) in try auxiliaryItems(of: primaryID, in: container) {

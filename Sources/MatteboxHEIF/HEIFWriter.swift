@@ -72,7 +72,7 @@ public enum HEIFWriter {
         let ownThumbnail = photo.auxiliary[.thumbnail]
         let primary: UInt16
         var thumbnail: HEVCCodec.CodedImage?
-        if let (container, item) = try sources.unchanged(.primary, photo.primary) {
+        if let (container, item) = try sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile) {
             // The pixels are those decoded: the coded primary (and the thumbnail
             // made from it) is copied, not encoded again.
             primary = try copyImage(item, from: container, hidden: false, to: &builder, transforms: transforms)

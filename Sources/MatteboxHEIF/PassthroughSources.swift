@@ -1,3 +1,4 @@
+import Foundation
 import MatteboxCore
 import MatteboxISOBMFF
 
@@ -14,9 +15,12 @@ struct PassthroughSources {
     }
 
     /// The input and item to copy for `role`, or nil when it must be encoded
-    /// (no HEIF origin, or a stage changed its pixels or shape).
-    mutating func unchanged(_ role: ImageRole, _ image: PixelImage) throws -> (HEIFContainer, UInt32)? {
-        guard let origin = origins[role], origin.isUnchanged(image) else { return nil }
+    /// (no HEIF origin, or a stage changed its pixels, shape or, for the
+    /// primary, colour profile).
+    mutating func unchanged(_ role: ImageRole, _ image: PixelImage, iccProfile: Data? = nil) throws -> (HEIFContainer, UInt32)? {
+        guard let origin = origins[role], origin.isUnchanged(image, iccProfile: iccProfile),
+            origin.file.bytes.count >= 12, HEIFContainer.looksLikeHEIF(Array(origin.file.bytes.prefix(64)))
+        else { return nil }
         let key = ObjectIdentifier(origin.file)
         if parsed[key] == nil { parsed[key] = try HEIFContainer(bytes: origin.file.bytes) }
         return (parsed[key]!, origin.item)

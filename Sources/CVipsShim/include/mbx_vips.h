@@ -49,6 +49,9 @@ int mbx_vips_start(void);
 /* Decodes the first image of a file as stored (no auto-rotation) to 8-bit
  * RGB, or 16-bit RGB when the file holds 16 bits, flattening alpha on white. */
 int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error);
+/* The same from a file's bytes already read (path names it in errors); the
+ * bytes must stay alive until it returns. */
+int mbx_vips_decode_buffer(const void *data, size_t size, const char *path, mbx_decoded *out, char **error);
 /* Decodes a single-band image (depth, matte) keeping its sample format. */
 int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error);
 void mbx_vips_decoded_free(mbx_decoded *decoded);

@@ -3,15 +3,29 @@ import MatteboxCore
 import MatteboxRuntime
 
 /// Puts an EXIF block into an encoded JPEG (an APP1 segment) or PNG (an eXIf
-/// chunk), replacing any EXIF already there; with no block, removes it. Mattebox writes EXIF itself so the
+/// chunk), or an XMP packet into a JPEG, replacing any already there; with
+/// none, removes it. Mattebox writes EXIF itself so the
 /// bytes it keeps (maker notes, lens data) are exactly the camera's.
 enum ExifEmbedding {
     private static let exifHeader = Array("Exif\0\0".utf8)
 
     static func embed(_ exif: ExifBlock?, inJPEG jpeg: Data) throws -> Data {
-        let payload = exifHeader + (exif?.bytes ?? [])
-        guard payload.count + 2 <= 0xFFFF else {
-            throw MatteboxError("the EXIF block (\(payload.count) bytes) is larger than a JPEG APP1 segment can hold")
+        try replaceAPP1(header: exifHeader, payload: exif.map { exifHeader + $0.bytes }, in: jpeg, what: "EXIF block")
+    }
+
+    private static let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+    /// The standard XMP packet (not extended XMP's segments, which it names and which stay).
+    static func embed(xmp: Data?, inJPEG jpeg: Data) throws -> Data {
+        try replaceAPP1(header: xmpHeader, payload: xmp.map { xmpHeader + [UInt8]($0) }, in: jpeg, what: "XMP packet")
+    }
+
+    /// Replaces the APP1 segments whose payload starts with `header` by one
+    /// holding `payload` (none when nil), placed after JFIF's APP0; every
+    /// other segment, the scan and what follows it are kept byte for byte.
+    private static func replaceAPP1(header: [UInt8], payload: [UInt8]?, in jpeg: Data, what: String) throws -> Data {
+        if let payload, payload.count + 2 > 0xFFFF {
+            throw MatteboxError("the \(what) (\(payload.count) bytes) is larger than a JPEG APP1 segment can hold")
         }
         let bytes = [UInt8](jpeg)
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
@@ -19,7 +33,7 @@ enum ExifEmbedding {
         }
         var output: [UInt8] = [0xFF, 0xD8]
         var segment: [UInt8] = []
-        if exif != nil {
+        if let payload {
             segment = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         }
         var offset = 2
@@ -31,12 +45,12 @@ enum ExifEmbedding {
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             let end = offset + 2 + length
             guard length >= 2, end <= bytes.count else { break }
-            let isExif = marker == 0xE1 && bytes[(offset + 4)..<min(end, offset + 10)].elementsEqual(exifHeader)
+            let replaced = marker == 0xE1 && bytes[(offset + 4)..<min(end, offset + 4 + header.count)].elementsEqual(header)
             if !inserted, marker != 0xE0 {
                 output += segment
                 inserted = true
             }
-            if !isExif { output += bytes[offset..<end] }
+            if !replaced { output += bytes[offset..<end] }
             offset = end
         }
         if !inserted { output += segment }

@@ -46,7 +46,19 @@ struct VipsContainer: ImageContainer {
     func readPhoto(at url: URL) throws -> Photo {
         try Vips.start()
         var decoded = mbx_decoded()
-        try Vips.call { mbx_vips_decode_file(url.path, &decoded, $0) }
+        // A JPEG is decoded from the bytes it keeps as its coded origin, so an
+        // unchanged photo can be written back as those very bytes.
+        var jpeg: EncodedFile?
+        if name == "jpeg" {
+            _ = try InputFile.checkReadable(url)
+            let file = EncodedFile([UInt8](try Data(contentsOf: url)))
+            try file.bytes.withUnsafeBytes { bytes in
+                try Vips.call { mbx_vips_decode_buffer(bytes.baseAddress, bytes.count, url.path, &decoded, $0) }
+            }
+            jpeg = file
+        } else {
+            try Vips.call { mbx_vips_decode_file(url.path, &decoded, $0) }
+        }
         let exifBytes = Vips.data(decoded.exif).map { [UInt8]($0) }
         var metadata = PhotoMetadata(
             exif: exifBytes.flatMap(ExifBlock.init), xmp: Vips.data(decoded.xmp),
@@ -61,15 +73,32 @@ struct VipsContainer: ImageContainer {
         mbx_vips_blob_free(&decoded.xmp)
         mbx_vips_blob_free(&decoded.icc)
         let primary = try Vips.image(adopting: decoded.pixels)
+        if let jpeg {
+            metadata.codedOrigins[.primary] = CodedOrigin(file: jpeg, item: 0, decoded: primary, iccProfile: metadata.iccProfile)
+        }
         return Photo(primary: primary, metadata: metadata, source: url)
     }
 
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {
         guard canWrite else { throw MatteboxError("Mattebox reads \(displayName) but does not write it") }
+        let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
+        if name == "jpeg", heif.passthrough, let original = unchangedJPEG(photo) {
+            // The pixels and colour profile are those decoded from a JPEG: its
+            // bytes are kept (scan, quantisation, ICC, IPTC, MPF, extended XMP)
+            // and only the EXIF and XMP, which stages may have changed, are put in anew.
+            return try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: original))
+        }
         let data = try ImageEncoder.encode(
             photo.primary, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
         // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
-        let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
         return name == "jpeg" ? try ExifEmbedding.embed(exif, inJPEG: data) : try ExifEmbedding.embed(exif, inPNG: data)
+    }
+
+    /// The JPEG the photo was read from, when its pixels and colour profile did not change.
+    private func unchangedJPEG(_ photo: Photo) -> Data? {
+        guard let origin = photo.metadata.codedOrigins[.primary], origin.file.bytes.starts(with: [0xFF, 0xD8]),
+            origin.isUnchanged(photo.primary, iccProfile: photo.metadata.iccProfile)
+        else { return nil }
+        return Data(origin.file.bytes)
     }
 }
