@@ -145,7 +145,7 @@ let package = Package(
             dependencies: ["MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxImageIOTests",
-            dependencies: ["MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPluginHostTests",
             dependencies: ["MatteboxPluginHost", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),

@@ -16,11 +16,31 @@ public struct CodedOrigin: Sendable {
     /// copies that profile too; a stage that changed it changed the colours).
     public let iccProfile: Data?
 
+    /// How the image's pixels now lie compared with the coded ones: a stage
+    /// that turned or mirrored an unchanged image leaves its origin in place
+    /// with this transform (as an orientation: stored → now), which a writer
+    /// can state (HEIF irot/imir) instead of encoding the turned pixels.
+    public let geometry: ExifOrientation
+
     public init(file: EncodedFile, item: UInt32, decoded: PixelImage, iccProfile: Data? = nil) {
+        self.init(file: file, item: item, fingerprint: PixelFingerprint(decoded), iccProfile: iccProfile, geometry: .up)
+    }
+
+    private init(file: EncodedFile, item: UInt32, fingerprint: PixelFingerprint, iccProfile: Data?, geometry: ExifOrientation) {
         self.file = file
         self.item = item
-        self.fingerprint = PixelFingerprint(decoded)
+        self.fingerprint = fingerprint
         self.iccProfile = iccProfile
+        self.geometry = geometry
+    }
+
+    /// The origin of `result`, which is `image` turned or mirrored by
+    /// `transform`; nil when `image` had already changed (it has no origin left).
+    public func transformed(_ image: PixelImage, by transform: ExifOrientation, giving result: PixelImage) -> CodedOrigin? {
+        guard PixelFingerprint(image) == fingerprint else { return nil }
+        return CodedOrigin(
+            file: file, item: item, fingerprint: PixelFingerprint(result), iccProfile: iccProfile,
+            geometry: geometry.then(transform))
     }
 
     /// True when `image` still holds the pixels that were decoded, with the same colour profile.

@@ -32,6 +32,15 @@ public struct ExifOrientation: Hashable, Sendable {
         self.rawValue = match.key
     }
 
+    /// This transform followed by `next`: what maps stored pixels to display
+    /// when `next` is applied to this one's result.
+    public func then(_ next: ExifOrientation) -> ExifOrientation {
+        // next * this = R^b M^n * R^a M^m. Without n: R^(a+b) M^m; with: M R^a = R^-a M, so R^(b-a) M^(m+1).
+        next.isMirrored
+            ? ExifOrientation(mirrored: !isMirrored, clockwiseQuarterTurns: next.clockwiseQuarterTurns - clockwiseQuarterTurns)
+            : ExifOrientation(mirrored: isMirrored, clockwiseQuarterTurns: clockwiseQuarterTurns + next.clockwiseQuarterTurns)
+    }
+
     /// The orientation that displays the photo mirrored left-right compared with
     /// this one (what a selfie-mirroring stage writes when it keeps the pixels).
     public var mirroredOnDisplay: ExifOrientation {

@@ -65,16 +65,26 @@ public enum HEIFWriter {
         }
         let preset = options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality)
         var settings = HEVCCodec.Settings(quality: options.quality, preset: preset)
-        let transforms = HEIFOrientation.transformBoxes(for: photo.metadata.orientation)
         var builder = HEIFBuilder()
-
         var sources = PassthroughSources(options.passthrough ? photo.metadata.codedOrigins : [:])
         let ownThumbnail = photo.auxiliary[.thumbnail]
+        let shown = photo.metadata.orientation
+        let copiedPrimary = try sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile)
+        // Every image is stored in one frame. A copied primary stays as coded,
+        // so the frame is its coded one, turned for display by what a stage did
+        // to it (geometry) and then by the photo's orientation; images encoded
+        // here are brought into that frame.
+        let stored = copiedPrimary.map { $0.geometry.then(shown) } ?? shown
+        let transforms = HEIFOrientation.transformBoxes(for: stored)
+        func inStoredFrame(_ image: PixelImage) throws -> PixelImage {
+            stored == shown ? image : try StoredFrame.align(image, from: shown, to: stored)
+        }
+
         let primary: UInt16
         var thumbnail: HEVCCodec.CodedImage?
-        if let (container, item) = try sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile) {
-            // The pixels are those decoded: the coded primary (and the thumbnail
-            // made from it) is copied, not encoded again.
+        if let (container, item, _) = copiedPrimary {
+            // The pixels are those decoded: the coded primary and the
+            // thumbnail made from it are copied, not encoded again.
             primary = try copyImage(item, from: container, hidden: false, to: &builder, transforms: transforms)
             if let icc = photo.metadata.iccProfile, container.property("colr", of: item) == nil {
                 builder.associate(primary, property: iccBox(icc), essential: false)
@@ -101,7 +111,8 @@ public enum HEIFWriter {
         }
 
         if let ownThumbnail, options.thumbnailSize > 0 {
-            thumbnail = try HEVCCodec.encode(try rgb(ownThumbnail), settings: HEVCCodec.Settings(quality: options.quality, preset: preset)).image
+            let pixels = try rgb(try inStoredFrame(ownThumbnail))
+            thumbnail = try HEVCCodec.encode(pixels, settings: HEVCCodec.Settings(quality: options.quality, preset: preset)).image
         }
         if let thumbnail {
             // Visible, as iPhones write it; readers take it out of the top level through 'thmb'.
@@ -109,7 +120,12 @@ public enum HEIFWriter {
             builder.addReference("thmb", from: id, to: [primary])
         }
 
-        if let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height) {
+        // The EXIF tag and sizes describe the stored primary, as the transforms do.
+        var written = photo.metadata
+        written.orientation = stored
+        let turned = stored.swapsDimensions != shown.swapsDimensions
+        let (width, height) = turned ? (photo.primary.height, photo.primary.width) : (photo.primary.width, photo.primary.height)
+        if let exif = written.exifForWriting(width: width, height: height) {
             // A 4-byte offset to the TIFF header, then "Exif\0\0" and the block, as iPhones write it.
             var payload = ByteWriter()
             payload.u32(6)
@@ -124,16 +140,20 @@ public enum HEIFWriter {
         }
 
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
-            if let (container, item) = try sources.unchanged(role, photo.auxiliary[role]!) {
+            let image = photo.auxiliary[role]!
+            if let (container, item, geometry) = try sources.unchanged(role, image) {
                 // auxC, pixi and the depth representation come with the copy.
-                let id = try copyImage(item, from: container, hidden: true, to: &builder, transforms: transforms)
+                let own = HEIFOrientation.transformBoxes(for: geometry.then(shown))
+                let id = try copyImage(item, from: container, hidden: true, to: &builder, transforms: own)
                 builder.addReference("auxl", from: id, to: [primary])
                 if let xmp = photo.metadata.auxiliaryInfo[role]?.xmp {
                     let xmpID = try builder.addItem(type: "mime", hidden: true, data: [UInt8](xmp), contentType: "application/rdf+xml")
                     builder.addReference("cdsc", from: xmpID, to: [id])
                 }
             } else {
-                try addAuxiliary(role, of: photo, primary: primary, settings: settings, transforms: transforms, to: &builder)
+                try addAuxiliary(
+                    role, image: try inStoredFrame(image), of: photo, primary: primary, settings: settings,
+                    transforms: transforms, to: &builder)
             }
         }
         return try builder.serialize()
@@ -154,11 +174,11 @@ public enum HEIFWriter {
     }
 
     private static func addAuxiliary(
-        _ role: ImageRole, of photo: Photo, primary: UInt16, settings: HEVCCodec.Settings, transforms: [[UInt8]],
-        to builder: inout HEIFBuilder
+        _ role: ImageRole, image: PixelImage, of photo: Photo, primary: UInt16, settings: HEVCCodec.Settings,
+        transforms: [[UInt8]], to builder: inout HEIFBuilder
     ) throws {
         let info = photo.metadata.auxiliaryInfo[role]
-        let stored = try StorablePixels.prepare(photo.auxiliary[role]!, role: role, info: info)
+        let stored = try StorablePixels.prepare(image, role: role, info: info)
         var auxSettings = settings
         auxSettings.thumbnailSize = 0
         auxSettings.bitDepth = stored.image.format == .uint16 ? 10 : 8

@@ -17,12 +17,15 @@ struct PassthroughSources {
     /// The input and item to copy for `role`, or nil when it must be encoded
     /// (no HEIF origin, or a stage changed its pixels, shape or, for the
     /// primary, colour profile).
-    mutating func unchanged(_ role: ImageRole, _ image: PixelImage, iccProfile: Data? = nil) throws -> (HEIFContainer, UInt32)? {
+    /// `geometry` is how the pixels lie compared with the coded ones (stored → now).
+    mutating func unchanged(_ role: ImageRole, _ image: PixelImage, iccProfile: Data? = nil) throws
+        -> (container: HEIFContainer, item: UInt32, geometry: ExifOrientation)?
+    {
         guard let origin = origins[role], origin.isUnchanged(image, iccProfile: iccProfile),
             origin.file.bytes.count >= 12, HEIFContainer.looksLikeHEIF(Array(origin.file.bytes.prefix(64)))
         else { return nil }
         let key = ObjectIdentifier(origin.file)
         if parsed[key] == nil { parsed[key] = try HEIFContainer(bytes: origin.file.bytes) }
-        return (parsed[key]!, origin.item)
+        return (parsed[key]!, origin.item, origin.geometry)
     }
 }

@@ -11,6 +11,17 @@ public enum GeometryTransform: Int, Sendable, CaseIterable {
     case flipVertical = 5
 
     public var swapsDimensions: Bool { self == .rotate90 || self == .rotate270 }
+
+    /// The transform as an orientation (stored → result), to compose with others.
+    public var orientation: ExifOrientation {
+        switch self {
+        case .rotate90: return ExifOrientation(mirrored: false, clockwiseQuarterTurns: 1)
+        case .rotate180: return ExifOrientation(mirrored: false, clockwiseQuarterTurns: 2)
+        case .rotate270: return ExifOrientation(mirrored: false, clockwiseQuarterTurns: 3)
+        case .flipHorizontal: return ExifOrientation(mirrored: true, clockwiseQuarterTurns: 0)
+        case .flipVertical: return ExifOrientation(mirrored: true, clockwiseQuarterTurns: 2)
+        }
+    }
 }
 
 /// Pixel geometry through libvips, and the photo-wide versions that keep every
@@ -71,12 +82,21 @@ extension Photo {
         return upright
     }
 
-    /// Applies the transform to the primary and every auxiliary image.
+    /// Applies the transform to the primary and every auxiliary image. Images
+    /// still as decoded keep their coded origin, with the transform noted.
     public mutating func apply(_ transform: GeometryTransform) throws {
+        let before = primary
         primary = try ImageGeometry.apply(transform, to: primary)
+        carryOrigin(.primary, from: before, to: primary, transform)
         for (role, image) in auxiliary {
             auxiliary[role] = try ImageGeometry.apply(transform, to: image)
+            carryOrigin(role, from: image, to: auxiliary[role]!, transform)
         }
+    }
+
+    private mutating func carryOrigin(_ role: ImageRole, from image: PixelImage, to result: PixelImage, _ transform: GeometryTransform) {
+        guard let origin = metadata.codedOrigins[role] else { return }
+        metadata.codedOrigins[role] = origin.transformed(image, by: transform.orientation, giving: result)
     }
 
     /// Crops to a rectangle in primary pixels; auxiliary images, whatever their
@@ -95,5 +115,6 @@ extension Photo {
             auxiliary[role] = try ImageGeometry.crop(image, x: left, y: top, width: right - left, height: bottom - top)
         }
         primary = try ImageGeometry.crop(primary, x: x, y: y, width: width, height: height)
+        metadata.codedOrigins = [:]  // cropped pixels are encoded
     }
 }

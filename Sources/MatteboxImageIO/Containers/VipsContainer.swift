@@ -96,7 +96,8 @@ struct VipsContainer: ImageContainer {
 
     /// The JPEG the photo was read from, when its pixels and colour profile did not change.
     private func unchangedJPEG(_ photo: Photo) -> Data? {
-        guard let origin = photo.metadata.codedOrigins[.primary], origin.file.bytes.starts(with: [0xFF, 0xD8]),
+        guard let origin = photo.metadata.codedOrigins[.primary], origin.geometry == .up,
+            origin.file.bytes.starts(with: [0xFF, 0xD8]),
             origin.isUnchanged(photo.primary, iccProfile: photo.metadata.iccProfile)
         else { return nil }
         return Data(origin.file.bytes)
