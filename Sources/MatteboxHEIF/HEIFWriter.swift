@@ -51,22 +51,41 @@ public struct HEIFWriteOptions: Sendable, Equatable {
 /// byte, so adding mattes to an iPhone photo costs no generation loss and
 /// only the new images' encoding time.
 public enum HEIFWriter {
+    /// The note (by name) that says what of a HEIF input a write did not keep.
+    public static let notKeptNote = "notKept"
+
     public static func encode(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws -> Data {
+        try encodeReporting(photo, options: options).data
+    }
+
+    /// The file, and what of the HEIF input the photo came from it does not
+    /// keep (derived images of re-encoded images, their groups, items
+    /// Mattebox does not model), one phrase each.
+    public static func encodeReporting(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws
+        -> (data: Data, notKept: [String])
+    {
         do {
-            return Data(try build(photo, options: options))
+            var notKept: [String] = []
+            let bytes = try build(photo, options: options, notKept: &notKept)
+            return (Data(bytes), notKept)
         } catch let error as HEIFError {
             throw MatteboxError(error, file: photo.displayName)
         }
     }
 
     static func build(_ photo: Photo, options: HEIFWriteOptions) throws -> [UInt8] {
+        var notKept: [String] = []
+        return try build(photo, options: options, notKept: &notKept)
+    }
+
+    static func build(_ photo: Photo, options: HEIFWriteOptions, notKept: inout [String]) throws -> [UInt8] {
         guard (1...100).contains(options.quality) else {
             throw MatteboxError("HEIF quality \(options.quality) is outside 1...100")
         }
         let preset = options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality)
         var settings = HEVCCodec.Settings(quality: options.quality, preset: preset)
         var builder = HEIFBuilder()
-        var sources = PassthroughSources(options.passthrough ? photo.metadata.codedOrigins : [:])
+        var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough)
         let ownThumbnail = photo.auxiliary[.thumbnail]
         let shown = photo.metadata.orientation
         let copiedPrimary = try sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile)
@@ -82,10 +101,12 @@ public enum HEIFWriter {
 
         let primary: UInt16
         var thumbnail: HEVCCodec.CodedImage?
+        var copied: [UInt32: UInt16] = [:]  // input item → written item, for what refers to them
         if let (container, item, _) = copiedPrimary {
             // The pixels are those decoded: the coded primary and the
             // thumbnail made from it are copied, not encoded again.
             primary = try copyImage(item, from: container, hidden: false, to: &builder, transforms: transforms)
+            copied[item] = primary
             if let icc = photo.metadata.iccProfile, container.property("colr", of: item) == nil {
                 builder.associate(primary, property: iccBox(icc), essential: false)
             }
@@ -145,6 +166,7 @@ public enum HEIFWriter {
                 // auxC, pixi and the depth representation come with the copy.
                 let own = HEIFOrientation.transformBoxes(for: geometry.then(shown))
                 let id = try copyImage(item, from: container, hidden: true, to: &builder, transforms: own)
+                copied[item] = id
                 builder.addReference("auxl", from: id, to: [primary])
                 if let xmp = photo.metadata.auxiliaryInfo[role]?.xmp {
                     let xmpID = try builder.addItem(type: "mime", hidden: true, data: [UInt8](xmp), contentType: "application/rdf+xml")
@@ -155,6 +177,13 @@ public enum HEIFWriter {
                     role, image: try inStoredFrame(image), of: photo, primary: primary, settings: settings,
                     transforms: transforms, to: &builder)
             }
+        }
+        if let source = try sources.input() {
+            let brands = try HEIFCarryOver.derivedImagesAndGroups(
+                from: source, copied: &copied, transforms: transforms, into: &builder, notKept: &notKept)
+            builder.compatibleBrands += brands.filter { !builder.compatibleBrands.contains($0) }
+            try HEIFCarryOver.descriptions(from: source, copied: copied, into: &builder, notKept: &notKept)
+            notKept += HEIFCarryOver.unmodelledItems(of: source)
         }
         return try builder.serialize()
     }

@@ -7,11 +7,27 @@ import MatteboxISOBMFF
 /// whose pixels are unchanged since decoding.
 struct PassthroughSources {
     private let origins: [ImageRole: CodedOrigin]
+    private let copying: Bool
     private var parsed: [ObjectIdentifier: HEIFContainer] = [:]
 
-    /// `origins`: a photo's `codedOrigins`, or none to encode everything.
-    init(_ origins: [ImageRole: CodedOrigin]) {
+    /// `origins`: a photo's `codedOrigins`; `copying` false encodes everything.
+    init(_ origins: [ImageRole: CodedOrigin], copying: Bool) {
         self.origins = origins
+        self.copying = copying
+    }
+
+    /// The HEIF input the primary came from, if it came from one (whether
+    /// or not anything is copied), for what else it holds.
+    mutating func input() throws -> HEIFContainer? {
+        guard let origin = origins[.primary] else { return nil }
+        return try container(of: origin)
+    }
+
+    private mutating func container(of origin: CodedOrigin) throws -> HEIFContainer? {
+        guard origin.file.bytes.count >= 12, HEIFContainer.looksLikeHEIF(Array(origin.file.bytes.prefix(64))) else { return nil }
+        let key = ObjectIdentifier(origin.file)
+        if parsed[key] == nil { parsed[key] = try HEIFContainer(bytes: origin.file.bytes) }
+        return parsed[key]
     }
 
     /// The input and item to copy for `role`, or nil when it must be encoded
@@ -21,11 +37,9 @@ struct PassthroughSources {
     mutating func unchanged(_ role: ImageRole, _ image: PixelImage, iccProfile: Data? = nil) throws
         -> (container: HEIFContainer, item: UInt32, geometry: ExifOrientation)?
     {
-        guard let origin = origins[role], origin.isUnchanged(image, iccProfile: iccProfile),
-            origin.file.bytes.count >= 12, HEIFContainer.looksLikeHEIF(Array(origin.file.bytes.prefix(64)))
+        guard copying, let origin = origins[role], origin.isUnchanged(image, iccProfile: iccProfile),
+            let container = try container(of: origin)
         else { return nil }
-        let key = ObjectIdentifier(origin.file)
-        if parsed[key] == nil { parsed[key] = try HEIFContainer(bytes: origin.file.bytes) }
-        return (parsed[key]!, origin.item, origin.geometry)
+        return (container, origin.item, origin.geometry)
     }
 }

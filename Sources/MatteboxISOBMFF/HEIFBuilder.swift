@@ -18,6 +18,7 @@ public struct HEIFBuilder {
     private var items: [Item] = []
     private var propertyBoxes: [[UInt8]] = []
     private var references: [(type: String, from: UInt16, to: [UInt16])] = []
+    private var entityGroups: [(type: String, entities: [UInt16])] = []
     private var primaryID: UInt16 = 1
 
     public static let maximumItems = 60_000
@@ -50,6 +51,11 @@ public struct HEIFBuilder {
 
     public mutating func addReference(_ type: String, from: UInt16, to: [UInt16]) {
         references.append((type, from, to))
+    }
+
+    /// Adds an entity group (`altr`, `ster`...) of items; its ID follows the item IDs.
+    public mutating func addEntityGroup(_ type: String, items: [UInt16]) {
+        entityGroups.append((type, items))
     }
 
     /// The whole file. `meta` is laid out twice: once to learn its size, then
@@ -103,6 +109,17 @@ public struct HEIFBuilder {
                             box.u16(reference.from)
                             box.u16(UInt16(reference.to.count))
                             for target in reference.to { box.u16(target) }
+                        }
+                    }
+                }
+            }
+            if !entityGroups.isEmpty {
+                meta.box("grpl") { grpl in
+                    for (index, group) in entityGroups.enumerated() {
+                        grpl.fullBox(group.type) { box in
+                            box.u32(UInt32(items.count + 1 + index))  // group IDs share the item ID space
+                            box.u32(UInt32(group.entities.count))
+                            for entity in group.entities { box.u32(UInt32(entity)) }
                         }
                     }
                 }

@@ -4,6 +4,7 @@ public struct HEIFItem {
     public let id: UInt32
     public let type: String
     public let isHidden: Bool
+    /// A `mime` item's content type, or a `uri ` item's URI type (the same place in `infe`).
     public let contentType: String?
     /// Where the item's bytes are: file ranges, or ranges of `idat`.
     public var extents: [Range<Int>] = []
@@ -11,6 +12,14 @@ public struct HEIFItem {
 }
 
 /// A typed link between items (`iref` child): `auxl`, `cdsc`, `dimg`, `thmb`.
+/// An entity group of `grpl` (e.g. `altr`: alternatives of one another, such
+/// as iOS 18's tone-mapped HDR rendition and the primary).
+public struct HEIFEntityGroup: Equatable, Sendable {
+    public let type: String
+    public let id: UInt32
+    public let entities: [UInt32]
+}
+
 public struct HEIFReference: Equatable {
     public let type: String
     public let from: UInt32
@@ -35,6 +44,7 @@ public struct HEIFContainer {
     /// Per item: (index into `properties`, essential), in `ipma` order.
     public private(set) var associations: [UInt32: [(index: Int, essential: Bool)]] = [:]
     public private(set) var references: [HEIFReference] = []
+    public private(set) var entityGroups: [HEIFEntityGroup] = []
     private var itemData: Range<Int>?
 
     public static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
@@ -95,6 +105,7 @@ public struct HEIFContainer {
         try parseItemInfo(try children.required("iinf", in: "meta"))
         try parseLocations(try children.required("iloc", in: "meta"))
         if let iref = children.first("iref") { try parseReferences(iref) }
+        if let grpl = children.first("grpl") { try parseEntityGroups(grpl) }
         let iprp = try children.required("iprp", in: "meta")
         let iprpChildren = try Box.children(of: bytes, in: iprp.payload, parent: "iprp")
         try parseProperties(try iprpChildren.required("ipco", in: "iprp"))
@@ -106,6 +117,19 @@ public struct HEIFContainer {
     }
 
     // MARK: Parsing
+
+    private mutating func parseEntityGroups(_ grpl: Box) throws {
+        for group in try Box.children(of: bytes, in: grpl.payload, parent: "grpl") {
+            var (reader, _, _) = try group.fullBoxReader(bytes)
+            let id = try reader.u32("entity group ID")
+            let count = Int(try reader.u32("entity count"))
+            guard count <= reader.remaining / 4 else {
+                throw HEIFError.malformed("entity group \(id) claims \(count) entities in \(reader.remaining) bytes")
+            }
+            let entities = try (0..<count).map { _ in try reader.u32("entity ID") }
+            entityGroups.append(HEIFEntityGroup(type: group.type, id: id, entities: entities))
+        }
+    }
 
     private mutating func parseItemInfo(_ iinf: Box) throws {
         var (reader, version, _) = try iinf.fullBoxReader(bytes)
@@ -122,7 +146,7 @@ public struct HEIFContainer {
             try infe.skip(2, "item protection index")
             let type = try infe.fourCC("item type")
             _ = try infe.cString("item name")
-            let contentType = type == "mime" ? try infe.cString("content type") : nil
+            let contentType = type == "mime" || type == "uri " ? try infe.cString("content or URI type") : nil
             guard items[id] == nil else { throw HEIFError.malformed("item \(id) is declared twice") }
             items[id] = HEIFItem(id: id, type: type, isHidden: flags & 1 != 0, contentType: contentType)
             itemOrder.append(id)

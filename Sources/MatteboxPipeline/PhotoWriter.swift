@@ -70,7 +70,7 @@ public struct PhotoWriter: Sendable {
             try safety.check(url, source: photo.source) { manifest?.records($0) ?? false }
         }
         let encoded = try ImageEncoder.encode(
-            photo, as: format, quality: request.quality ?? quality ?? format.defaultQuality, heif: heif)
+            photo, as: format, quality: request.quality ?? quality ?? format.defaultQuality, heif: heif, notes: &notes)
         try AtomicFile.write(encoded, to: destination)
         return Written(output: destination, auxiliary: try writeAuxiliaryImages(auxiliary, of: photo, stem: stem), notes: notes)
     }

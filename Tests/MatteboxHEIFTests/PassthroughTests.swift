@@ -152,3 +152,41 @@ struct TileColourProfileTests {
         #expect(HEIFReader.iccProfile(of: encoded.primaryID, in: encoded).map([UInt8].init) == Self.icc)
     }
 }
+
+/// iOS 18 stores an HDR rendition as a `tmap` derived image of the primary and
+/// gain map, grouped with the primary as alternatives (`altr`), and a `uri `
+/// metadata item: carried over when what they rest on is copied, named as not
+/// kept when it is not.
+@Suite(.enabled(if: iPhoneSamples != nil, "../shared/heic-samples is not beside this checkout"))
+struct CarryOverTests {
+    let original: [UInt8] = {
+        guard let folder = iPhoneSamples else { return [] }
+        return (try? [UInt8](Data(contentsOf: folder.appendingPathComponent("openize__iphone_iOS18_tmap+MatteMaps.heic")))) ?? []
+    }()
+
+    func types(_ container: HEIFContainer) -> [String: Int] {
+        container.itemOrder.reduce(into: [:]) { $0[container.items[$1]!.type, default: 0] += 1 }
+    }
+
+    @Test func theToneMapItsGroupAndMetadataAreCarriedWithACopiedPrimary() throws {
+        let photo = try HEIFReader.readPhoto(original)
+        let (data, notKept) = try HEIFWriter.encodeReporting(photo)
+        #expect(notKept.isEmpty, "\(notKept)")
+        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: [UInt8](data))
+        #expect(types(after) == types(before))
+        let tmap = try #require(after.itemOrder.first { after.items[$0]?.type == "tmap" })
+        #expect(after.targets(of: tmap, by: "dimg").first == after.primaryID)
+        #expect(after.entityGroups.map(\.type) == ["altr"])
+        #expect(Set(after.entityGroups[0].entities) == [tmap, after.primaryID])
+        #expect(after.compatibleBrands.contains("tmap"))
+        #expect(abs(data.count - original.count) < 4096, "\(data.count) vs \(original.count) bytes")
+    }
+
+    @Test func reencodingNamesWhatCouldNotBeKept() throws {
+        let photo = try HEIFReader.readPhoto(original)
+        let (_, notKept) = try HEIFWriter.encodeReporting(photo, options: HEIFWriteOptions(preset: "ultrafast", passthrough: false))
+        #expect(notKept.contains { $0.contains("'tmap' derived image") }, "\(notKept)")
+        #expect(notKept.contains { $0.contains("'altr' group") }, "\(notKept)")
+        #expect(notKept.contains { $0.contains("'uri '") }, "\(notKept)")
+    }
+}

@@ -18,9 +18,11 @@ struct HEIFImageContainer: ImageContainer {
 
     func readPhoto(at url: URL) throws -> Photo { try HEIFReader.readPhoto(at: url) }
 
-    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {
+    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
         var options = heif
         options.quality = quality
-        return try HEIFWriter.encode(photo, options: options)
+        let (data, notKept) = try HEIFWriter.encodeReporting(photo, options: options)
+        if !notKept.isEmpty { notes[HEIFWriter.notKeptNote] = "not kept: " + notKept.joined(separator: "; ") }
+        return data
     }
 }

@@ -33,7 +33,9 @@ public protocol ImageContainer: Sendable {
     var maximumBitsPerSample: Int { get }
     /// The quality used when none is asked for.
     var defaultQuality: Int { get }
-    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data
+    /// The encoded file; `notes` gains, by name, what of the photo or its
+    /// input the file could not keep (beyond `limitations`).
+    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data
 }
 
 extension ImageContainer {
@@ -65,7 +67,7 @@ extension ImageContainer {
     }
     public var defaultQuality: Int { 92 }
 
-    public func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {
+    public func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
         throw MatteboxError("Mattebox reads \(displayName) but does not write it")
     }
 

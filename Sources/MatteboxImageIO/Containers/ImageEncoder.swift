@@ -11,7 +11,15 @@ public enum ImageEncoder {
     public static func encode(
         _ photo: Photo, as format: OutputFormat, quality: Int = 92, heif: HEIFWriteOptions = HEIFWriteOptions()
     ) throws -> Data {
-        try format.container.encode(photo, quality: quality, heif: heif)
+        var notes: [String: String] = [:]
+        return try encode(photo, as: format, quality: quality, heif: heif, notes: &notes)
+    }
+
+    /// The same, adding to `notes` what the file could not keep of its input.
+    public static func encode(
+        _ photo: Photo, as format: OutputFormat, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]
+    ) throws -> Data {
+        try format.container.encode(photo, quality: quality, heif: heif, notes: &notes)
     }
 
     /// Encodes bare pixels as JPEG or PNG.

@@ -79,7 +79,7 @@ struct VipsContainer: ImageContainer {
         return Photo(primary: primary, metadata: metadata, source: url)
     }
 
-    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions) throws -> Data {
+    func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
         guard canWrite else { throw MatteboxError("Mattebox reads \(displayName) but does not write it") }
         let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
         if name == "jpeg", heif.passthrough, let original = unchangedJPEG(photo) {

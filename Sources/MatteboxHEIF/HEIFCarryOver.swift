@@ -1,0 +1,94 @@
+import MatteboxISOBMFF
+
+/// What a HEIF input holds beyond the photo's images and metadata, carried
+/// into the file written from it where it still holds, and named where it
+/// does not: derived images of images copied unchanged (iOS 18's `tmap` HDR
+/// rendition of the primary and gain map), entity groups of copied items
+/// (`altr`), and items Mattebox does not model.
+enum HEIFCarryOver {
+    /// Derived image types whose meaning rests only on their inputs and their own properties.
+    static let derivedTypes: Set<String> = ["tmap", "iden", "iovl"]
+
+    /// Copies the derived images whose inputs were all copied (`copied`: input
+    /// item → written item, extended here) and the entity groups whose members
+    /// were; names the rest in `notKept`. Returns the brands the file then needs.
+    static func derivedImagesAndGroups(
+        from source: HEIFContainer, copied: inout [UInt32: UInt16], transforms: [[UInt8]],
+        into builder: inout HEIFBuilder, notKept: inout [String]
+    ) throws -> [String] {
+        var brands: [String] = []
+        for id in source.itemOrder {
+            guard copied[id] == nil, let item = source.items[id], derivedTypes.contains(item.type) else { continue }
+            let inputs = source.targets(of: id, by: "dimg")
+            guard !inputs.isEmpty, inputs.allSatisfy({ copied[$0] != nil }) else {
+                notKept.append("the '\(item.type)' derived image (item \(id)): an image it is made from was changed or left out")
+                continue
+            }
+            let derived = try builder.addItem(type: item.type, hidden: item.isHidden, data: try source.data(of: id))
+            for (property, essential) in source.properties(of: id) where property.type != "irot" && property.type != "imir" {
+                builder.associate(derived, property: property.box, essential: essential)
+            }
+            for box in transforms { builder.associate(derived, property: box, essential: true) }
+            builder.addReference("dimg", from: derived, to: inputs.map { copied[$0]! })
+            copied[id] = derived
+            if item.type == "tmap" { brands.append("tmap") }
+        }
+        for group in source.entityGroups {
+            if group.entities.allSatisfy({ copied[$0] != nil }) {
+                builder.addEntityGroup(group.type, items: group.entities.map { copied[$0]! })
+            } else {
+                notKept.append("the '\(group.type)' group of items \(group.entities.map(String.init).joined(separator: ", "))")
+            }
+        }
+        return brands
+    }
+
+    /// Copies the metadata items (`cdsc`) that describe copied images, other
+    /// than the EXIF and XMP the photo carries itself (those are written from
+    /// it): e.g. Apple's `uri ` items. Those describing images that were
+    /// encoded again are named in `notKept`.
+    static func descriptions(
+        from source: HEIFContainer, copied: [UInt32: UInt16], into builder: inout HEIFBuilder, notKept: inout [String]
+    ) throws {
+        for image in modelledImages(of: source) {
+            for id in source.items(referencing: image, by: "cdsc") where !isCarriedByThePhoto(id, in: source) {
+                guard let item = source.items[id] else { continue }
+                guard let target = copied[image] else {
+                    notKept.append("item \(id) ('\(item.type)') describing item \(image), which was encoded again")
+                    continue
+                }
+                let new = try builder.addItem(type: item.type, hidden: item.isHidden, data: try source.data(of: id), contentType: item.contentType)
+                for (property, essential) in source.properties(of: id) { builder.associate(new, property: property.box, essential: essential) }
+                builder.addReference("cdsc", from: new, to: [target])
+            }
+        }
+    }
+
+    /// EXIF and XMP items, which the reader takes into the photo and the writer writes from it.
+    private static func isCarriedByThePhoto(_ id: UInt32, in source: HEIFContainer) -> Bool {
+        guard let item = source.items[id] else { return false }
+        return item.type == "Exif" || (item.type == "mime" && item.contentType == "application/rdf+xml")
+    }
+
+    /// The primary, its thumbnails and auxiliary images.
+    private static func modelledImages(of source: HEIFContainer) -> Set<UInt32> {
+        let primary = source.primaryID
+        var images: Set<UInt32> = [primary]
+        for type in ["thmb", "auxl"] { images.formUnion(source.items(referencing: primary, by: type)) }
+        return images
+    }
+
+    /// Items of `source` that are neither the photo's images (primary,
+    /// thumbnails, auxiliary images, their tiles), nor metadata describing
+    /// them, nor derived images: what no write of this photo keeps.
+    static func unmodelledItems(of source: HEIFContainer) -> [String] {
+        var images = modelledImages(of: source)
+        for image in images { images.formUnion(source.targets(of: image, by: "dimg")) }
+        var known = images
+        for image in images { known.formUnion(source.items(referencing: image, by: "cdsc")) }
+        return source.itemOrder.compactMap { id in
+            guard !known.contains(id), let item = source.items[id], !derivedTypes.contains(item.type) else { return nil }
+            return "item \(id) ('\(item.type)\(item.contentType.map { ", \($0)" } ?? "")')"
+        }
+    }
+}
