@@ -38,6 +38,10 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
         .target(name: "CHeifShim", dependencies: ["CHeif"]),
+        // libjpeg-turbo's TurboJPEG API: lossless turns and mirrors of JPEGs (what jpegtran does).
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
         // OpenCV (C++) behind a small C API (the header is CVisionAPI's): linked into the
         // vision plugins, and built as libMatteboxCVision.so, which the host loads only when
         // a command needs stereo or calibration (CVisionLoader), so `mattebox` starts fast.
@@ -71,7 +75,8 @@ let package = Package(
         .target(name: "MatteboxISOBMFF"),
         .target(name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "CHeif", "CHeifShim"]),
         .target(
-            name: "MatteboxImageIO", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "CVipsShim"]),
+            name: "MatteboxImageIO",
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "CVipsShim", "CTurboJPEG"]),
         .target(
             name: "MatteboxPluginHost",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "CMatteboxPluginABI"]),

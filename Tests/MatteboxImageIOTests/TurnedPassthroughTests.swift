@@ -26,25 +26,12 @@ import Testing
         return url
     }
 
-    /// What the Orientation plugin does: mirror, then turn, then tag 1.
-    func normalise(_ photo: inout Photo) throws {
-        let orientation = photo.metadata.orientation
-        if orientation.isMirrored { try photo.apply(.flipHorizontal) }
-        switch orientation.clockwiseQuarterTurns {
-        case 1: try photo.apply(.rotate90)
-        case 2: try photo.apply(.rotate180)
-        case 3: try photo.apply(.rotate270)
-        default: break
-        }
-        photo.metadata.orientation = .up
-    }
-
     @Test(arguments: 2...8)
     func theTurnedPrimaryIsCopiedAndShowsTheSame(orientation: Int) throws {
         let input = try storedTurned(orientation)
         var photo = try ImageDecoder.decodePhoto(at: input)
         let shownBefore = try photo.displayedUpright()
-        try normalise(&photo)
+        try UprightStage.run(&photo)
         // A new matte, made on the upright pixels: left half set.
         let matte = PixelImage(width: photo.primary.width, height: photo.primary.height, channels: 1, format: .uint8)
         for y in 0..<matte.height {

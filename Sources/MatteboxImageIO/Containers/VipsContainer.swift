@@ -82,11 +82,14 @@ struct VipsContainer: ImageContainer {
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
         guard canWrite else { throw MatteboxError("Mattebox reads \(displayName) but does not write it") }
         let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
-        if name == "jpeg", heif.passthrough, let original = unchangedJPEG(photo) {
-            // The pixels and colour profile are those decoded from a JPEG: its
-            // bytes are kept (scan, quantisation, ICC, IPTC, MPF, extended XMP)
-            // and only the EXIF and XMP, which stages may have changed, are put in anew.
-            return try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: original))
+        if name == "jpeg", heif.passthrough, let original = unchangedJPEG(photo),
+            let coded = try losslesslyTurned(original.bytes, by: original.geometry, notes: &notes)
+        {
+            // The pixels and colour profile are those decoded from a JPEG (perhaps
+            // turned, which was done in the DCT domain): its bytes are kept (scan,
+            // quantisation, ICC, IPTC, MPF, extended XMP) and only the EXIF and
+            // XMP, which stages may have changed, are put in anew.
+            return try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: Data(coded)))
         }
         let data = try ImageEncoder.encode(
             photo.primary, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
@@ -94,12 +97,22 @@ struct VipsContainer: ImageContainer {
         return name == "jpeg" ? try ExifEmbedding.embed(exif, inJPEG: data) : try ExifEmbedding.embed(exif, inPNG: data)
     }
 
-    /// The JPEG the photo was read from, when its pixels and colour profile did not change.
-    private func unchangedJPEG(_ photo: Photo) -> Data? {
-        guard let origin = photo.metadata.codedOrigins[.primary], origin.geometry == .up,
-            origin.file.bytes.starts(with: [0xFF, 0xD8]),
+    /// The JPEG the photo was read from, when its pixels (perhaps turned) and
+    /// colour profile did not change, and how they were turned.
+    private func unchangedJPEG(_ photo: Photo) -> (bytes: [UInt8], geometry: ExifOrientation)? {
+        guard let origin = photo.metadata.codedOrigins[.primary], origin.file.bytes.starts(with: [0xFF, 0xD8]),
             origin.isUnchanged(photo.primary, iccProfile: photo.metadata.iccProfile)
         else { return nil }
-        return Data(origin.file.bytes)
+        return (origin.file.bytes, origin.geometry)
+    }
+
+    /// The JPEG turned as a stage turned its pixels, without loss; nil (and a
+    /// note) when the turn would move partial edge blocks.
+    private func losslesslyTurned(_ jpeg: [UInt8], by geometry: ExifOrientation, notes: inout [String: String]) throws -> [UInt8]? {
+        guard geometry != .up else { return jpeg }
+        if let turned = try LosslessJPEG.transform(jpeg, by: geometry) { return turned }
+        notes["losslessTurn"] = "the turn was encoded again, not done losslessly: the JPEG's width or height is not a "
+            + "whole number of its 8 or 16 px blocks, and a lossless turn would trim those edge pixels (jpegtran -trim)"
+        return nil
     }
 }
