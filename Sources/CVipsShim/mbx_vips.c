@@ -134,18 +134,43 @@ static int decode_image(VipsImage *image, const char *path, mbx_decoded *out, ch
     copy_blob(image, VIPS_META_ICC_NAME, &out->icc);
 
     gboolean sixteen = vips_image_get_format(image) == VIPS_FORMAT_USHORT;
+    VipsBandFormat wanted = sixteen ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR;
     if (vips_image_hasalpha(image)) {
-        double white = sixteen ? 65535.0 : 255.0;
-        VipsArrayDouble *background = vips_array_double_newv(1, white);
-        STEP(vips_flatten(image, &next, "background", background, NULL));
-        vips_area_unref(VIPS_AREA(background));
+        /* Alpha is kept apart, as HEIF keeps it (an auxiliary image), and the
+         * colour stays straight, not flattened, so RGBA comes back whole. The
+         * image is read into memory once: it is rendered twice. */
+        VipsImage *memory = vips_image_copy_memory(image);
+        g_object_unref(image);
+        if (!memory) return fail(error, path);
+        image = memory;
+        const int bands = vips_image_get_bands(image);
+        VipsImage *alpha = NULL;
+        if (vips_extract_band(image, &alpha, bands - 1, NULL)) {
+            g_object_unref(image);
+            return fail(error, path);
+        }
+        if (vips_image_get_format(alpha) != wanted) {
+            VipsImage *cast = NULL;
+            int failed = vips_cast(alpha, &cast, wanted, NULL);
+            g_object_unref(alpha);
+            if (failed) {
+                g_object_unref(image);
+                return fail(error, path);
+            }
+            alpha = cast;
+        }
+        if (render(alpha, &out->alpha, error, path)) {
+            g_object_unref(image);
+            mbx_vips_decoded_free(out);
+            return -1;
+        }
+        STEP(vips_extract_band(image, &next, 0, "n", bands - 1, NULL));
     }
     VipsInterpretation target = sixteen ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_sRGB;
     VipsInterpretation current = vips_image_get_interpretation(image);
     if (current != target || vips_image_get_bands(image) != 3) {
         STEP(vips_colourspace(image, &next, target, NULL));
     }
-    VipsBandFormat wanted = sixteen ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR;
     if (vips_image_get_format(image) != wanted) {
         STEP(vips_cast(image, &next, wanted, NULL));
     }
@@ -195,6 +220,7 @@ int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error) {
 
 void mbx_vips_decoded_free(mbx_decoded *decoded) {
     mbx_vips_pixels_free(&decoded->pixels);
+    mbx_vips_pixels_free(&decoded->alpha);
     mbx_vips_blob_free(&decoded->exif);
     mbx_vips_blob_free(&decoded->xmp);
     mbx_vips_blob_free(&decoded->icc);

@@ -21,6 +21,9 @@ public struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Codab
     public static let glassesMatte: ImageRole = "glassesMatte"
     public static let skyMatte: ImageRole = "skyMatte"
     public static let thumbnail: ImageRole = "thumbnail"
+    /// Transparency, kept apart from the colour as HEIF keeps it (an auxiliary
+    /// image with the MPEG alpha type); PNG and WebP alpha is read into it.
+    public static let alpha: ImageRole = "org.mpeg.alpha"
 
     public static let wellKnown: [ImageRole] = [
         .primary, .depth, .disparity, .portraitMatte, .hairMatte, .skinMatte, .teethMatte,

@@ -37,4 +37,26 @@ extension PixelImage {
         }
         return result
     }
+
+    /// These RGB pixels with `alpha` (one channel, the same size) as a fourth
+    /// channel, in this image's sample format (an 8-bit alpha of a 16-bit
+    /// image is spread over 16 bits, a 16-bit one of an 8-bit image keeps its high byte).
+    public func addingAlpha(_ alpha: PixelImage) -> PixelImage? {
+        guard channels == 3, alpha.channels == 1, alpha.width == width, alpha.height == height,
+            format != .float32, alpha.format != .float32
+        else { return nil }
+        let result = PixelImage(width: width, height: height, channels: 4, format: format)
+        let bytes = format.bytesPerSample
+        for i in 0..<(width * height) {
+            (result.data + i * 4 * bytes).copyMemory(from: data + i * 3 * bytes, byteCount: 3 * bytes)
+            let value = alpha.sample(x: i % width, y: i / width)
+            switch (format, alpha.format) {
+            case (.uint8, .uint16): result.data.storeBytes(of: UInt8(Int(value) >> 8), toByteOffset: i * 4 + 3, as: UInt8.self)
+            case (.uint8, _): result.data.storeBytes(of: UInt8(value), toByteOffset: i * 4 + 3, as: UInt8.self)
+            case (_, .uint8): result.data.storeBytes(of: UInt16(value) * 257, toByteOffset: (i * 4 + 3) * 2, as: UInt16.self)
+            default: result.data.storeBytes(of: UInt16(value), toByteOffset: (i * 4 + 3) * 2, as: UInt16.self)
+            }
+        }
+        return result
+    }
 }

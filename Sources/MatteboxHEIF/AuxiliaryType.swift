@@ -20,8 +20,8 @@ public enum AuxiliaryType {
         ("com.apple.linearthumbnail", "tag:apple.com,2023:photo:aux:linearthumbnail"),
         ("com.apple.styledeltamap", "tag:apple.com,2023:photo:aux:styledeltamap"),
         ("com.samsung.hdrgainmap", "urn:com:samsung:photo:2024:aux:hdrgainmap"),
-        ("org.mpeg.alpha", "urn:mpeg:hevc:2015:auxid:1"),
-        ("org.mpeg.alpha", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"),
+        (.alpha, "urn:mpeg:hevc:2015:auxid:1"),
+        (.alpha, "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"),
     ]
 
     public static func isDepth(_ urn: String) -> Bool { urn == depthURN || urn == miafDepthURN }

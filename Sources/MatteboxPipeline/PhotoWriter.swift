@@ -23,7 +23,7 @@ public struct PhotoWriter: Sendable {
     public var safety: OutputSafety
     public var manifest: ResumeManifest?
     /// The rule for `format` nil, as help texts state it.
-    public static let defaultFormatRule = "heic when the photo has depth or mattes, else jpeg"
+    public static let defaultFormatRule = "heic when the photo has depth, mattes or alpha, else jpeg"
 
     /// The format a photo is written in: a stage's request, else the one asked for, else the default rule.
     public func format(for photo: Photo) -> OutputFormat {

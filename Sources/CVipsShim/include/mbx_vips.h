@@ -34,6 +34,7 @@ typedef struct mbx_blob {
 /* What decoding a file yields; free with mbx_vips_decoded_free. */
 typedef struct mbx_decoded {
     mbx_pixels pixels;
+    mbx_pixels alpha; /* the alpha channel on its own (same size and sample format), when the file has one */
     mbx_blob exif; /* TIFF-structured EXIF, without the "Exif\0\0" header */
     mbx_blob xmp;
     mbx_blob icc;
@@ -47,7 +48,7 @@ const char *mbx_vips_version(void);
 int mbx_vips_start(void);
 
 /* Decodes the first image of a file as stored (no auto-rotation) to 8-bit
- * RGB, or 16-bit RGB when the file holds 16 bits, flattening alpha on white. */
+ * RGB, or 16-bit RGB when the file holds 16 bits, with alpha apart. */
 int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error);
 /* The same from a file's bytes already read (path names it in errors); the
  * bytes must stay alive until it returns. */

@@ -11,6 +11,8 @@ struct HEIFImageContainer: ImageContainer {
     let fileExtension = "heic"
     let canWrite = true
     let holdsAuxiliaryImages = true
+    /// As an auxiliary image with the MPEG alpha type, which libheif shows as transparency.
+    let holdsAlpha = true
     let maximumBitsPerSample = 10
     var defaultQuality: Int { HEIFWriteOptions.defaultQuality }
 

@@ -27,7 +27,7 @@ public protocol ImageContainer: Sendable {
     var canWrite: Bool { get }
     /// True when the file holds auxiliary images (depth, mattes) beside the primary.
     var holdsAuxiliaryImages: Bool { get }
-    /// True when Mattebox writes the primary's alpha channel into this format.
+    /// True when Mattebox writes the photo's alpha (`ImageRole.alpha`) into this format.
     var holdsAlpha: Bool { get }
     /// The most bits per sample Mattebox writes in this format.
     var maximumBitsPerSample: Int { get }
@@ -50,14 +50,17 @@ extension ImageContainer {
     /// next to it), alpha, bit depth. Nothing is dropped without saying so.
     public func limitations(of photo: Photo, auxiliaryBeside: Bool) -> [String: String] {
         var notes: [String: String] = [:]
-        let roles = photo.auxiliary.keys.sorted().map(\.rawValue)
+        let roles = photo.auxiliary.keys.sorted().filter { $0 != .alpha }.map(\.rawValue)
         if !holdsAuxiliaryImages, !auxiliaryBeside, !roles.isEmpty {
             notes["auxiliaryImages"] =
                 "\(roles.joined(separator: ", ")) not kept: \(displayName) holds only the primary image "
                 + "(write HEIF with --format heic, or add --aux-png for PNG files beside it)"
         }
-        if !holdsAlpha, photo.primary.channels == 2 || photo.primary.channels == 4 {
-            notes["alpha"] = "the alpha channel was not kept: Mattebox writes \(displayName) without alpha"
+        if !holdsAlpha, photo.auxiliary[.alpha] != nil || photo.primary.channels == 2 || photo.primary.channels == 4 {
+            notes["alpha"] = "the alpha channel was not kept: \(displayName) holds no transparency (write PNG or HEIC)"
+        } else if holdsAlpha, let alpha = photo.auxiliary[.alpha], photo.primary.addingAlpha(alpha) == nil, !holdsAuxiliaryImages {
+            notes["alpha"] = "the alpha channel was not kept: it is \(alpha.width)x\(alpha.height) \(alpha.format), "
+                + "the picture \(photo.primary.width)x\(photo.primary.height) \(photo.primary.format)"
         }
         let bits = photo.primary.format.bytesPerSample * 8
         if bits > maximumBitsPerSample {

@@ -73,10 +73,13 @@ struct VipsContainer: ImageContainer {
         mbx_vips_blob_free(&decoded.xmp)
         mbx_vips_blob_free(&decoded.icc)
         let primary = try Vips.image(adopting: decoded.pixels)
+        let alpha = decoded.alpha.data == nil ? nil : try Vips.image(adopting: decoded.alpha)
         if let jpeg {
             metadata.codedOrigins[.primary] = CodedOrigin(file: jpeg, item: 0, decoded: primary, iccProfile: metadata.iccProfile)
         }
-        return Photo(primary: primary, metadata: metadata, source: url)
+        var photo = Photo(primary: primary, metadata: metadata, source: url)
+        if let alpha { photo.setAuxiliary(alpha, for: .alpha) }
+        return photo
     }
 
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
@@ -91,8 +94,10 @@ struct VipsContainer: ImageContainer {
             // XMP, which stages may have changed, are put in anew.
             return try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: Data(coded)))
         }
+        // PNG holds alpha: the alpha image goes back in as the fourth channel.
+        let pixels = holdsAlpha ? photo.auxiliary[.alpha].flatMap { photo.primary.addingAlpha($0) } ?? photo.primary : photo.primary
         let data = try ImageEncoder.encode(
-            photo.primary, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
+            pixels, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
         // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
         return name == "jpeg" ? try ExifEmbedding.embed(exif, inJPEG: data) : try ExifEmbedding.embed(exif, inPNG: data)
     }

@@ -1,0 +1,61 @@
+import Foundation
+import MatteboxCore
+import MatteboxHEIF
+import MatteboxImageIO
+import MatteboxRuntime
+import MatteboxTestSupport
+import Testing
+
+/// Transparency is read apart from the colour (as HEIF keeps it) and written
+/// back: into PNG as its fourth channel, into HEIF as an alpha auxiliary
+/// image libheif shows as transparency; JPEG, which cannot hold it, says so.
+@Suite struct AlphaTests {
+    let folder: URL
+
+    init() throws { folder = try TestEnvironment.scratchDirectory("alpha") }
+
+    /// An RGBA PNG whose alpha ramps from 0 to 255 left to right.
+    func rgbaPNG() throws -> (url: URL, pixels: PixelImage) {
+        let colour = TestImages.pattern(width: 64, height: 48)
+        let alpha = PixelImage(width: 64, height: 48, channels: 1, format: .uint8)
+        for y in 0..<48 { for x in 0..<64 { alpha.data.storeBytes(of: UInt8(x * 4), toByteOffset: y * 64 + x, as: UInt8.self) } }
+        let rgba = try #require(colour.addingAlpha(alpha))
+        let url = folder.appendingPathComponent("rgba.png")
+        try AtomicFile.write(try ImageEncoder.encode(rgba, as: .png), to: url)
+        return (url, rgba)
+    }
+
+    func decode(_ data: Data, _ name: String) throws -> Photo {
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return try ImageDecoder.decodePhoto(at: url)
+    }
+
+    @Test func aPNGsAlphaComesBackWholeFromPNGAndHEIF() throws {
+        let (url, rgba) = try rgbaPNG()
+        let photo = try ImageDecoder.decodePhoto(at: url)
+        #expect(photo.primary.channels == 3)
+        let alpha = try #require(photo.auxiliary[.alpha])
+        #expect(alpha.sample(x: 0, y: 10) == 0 && alpha.sample(x: 63, y: 10) == 252)
+        // Straight colour, not flattened on white: transparent pixels keep their colour.
+        #expect(photo.primary.sample(x: 0, y: 10, channel: 0) == rgba.sample(x: 0, y: 10, channel: 0))
+
+        var notes: [String: String] = [:]
+        let png = try decode(try ImageEncoder.encode(photo, as: .png, quality: 92, heif: HEIFWriteOptions(), notes: &notes), "out.png")
+        #expect(png.primary.addingAlpha(png.auxiliary[.alpha]!)!.hasSamePixels(as: rgba))
+        #expect(OutputFormat.png.container.limitations(of: photo, auxiliaryBeside: false).isEmpty)
+
+        let heif = try decode(try ImageEncoder.encode(photo, as: .heic), "out.heic")
+        let heifAlpha = try #require(heif.auxiliary[.alpha])
+        #expect(abs(heifAlpha.sample(x: 0, y: 10) - 0) <= 8 && abs(heifAlpha.sample(x: 63, y: 10) - 252) <= 8)
+        let info = TestEnvironment.run(["/usr/bin/heif-info", folder.appendingPathComponent("out.heic").path]).output
+        #expect(info.contains("alpha channel: yes"), "\(info)")
+    }
+
+    @Test func jpegSaysItDidNotKeepTheAlpha() throws {
+        let photo = try ImageDecoder.decodePhoto(at: try rgbaPNG().url)
+        let notes = OutputFormat.jpeg.container.limitations(of: photo, auxiliaryBeside: false)
+        #expect(notes["alpha"]?.contains("not kept") == true, "\(notes)")
+        #expect(notes["auxiliaryImages"] == nil, "alpha is named once, as alpha")
+    }
+}
