@@ -71,4 +71,18 @@ import Testing
         photo.metadata.iccProfile = Data("another profile".utf8)
         #expect(scan(try ImageEncoder.encode(photo, as: .jpeg)) != scan(try Data(contentsOf: input)))
     }
+
+    @Test func aJPEGEncodedAgainKeepsIPTCAndOtherFormatsSayTheyDoNot() throws {
+        let input = try cameraJPEG()
+        var photo = try ImageDecoder.decodePhoto(at: input)
+        photo.primary.data.storeBytes(of: 255 - photo.primary.data.load(as: UInt8.self), as: UInt8.self)
+        var notes: [String: String] = [:]
+        let jpeg = try ImageEncoder.encode(photo, as: .jpeg, quality: 92, heif: HEIFWriteOptions(), notes: &notes)
+        #expect(scan(jpeg) != scan(try Data(contentsOf: input)), "encoded again")
+        let tags = try exiftool(jpeg, ["Keywords", "City", "Make"])
+        #expect(tags.contains("mattebox") && tags.contains("Lausanne") && tags.contains("Canon"), "\(tags)")
+        #expect(notes.isEmpty, "\(notes)")
+        let png = OutputFormat.png.container.limitations(of: photo, auxiliaryBeside: false)
+        #expect(png["jpegSegments"]?.contains("IPTC") == true, "\(png)")
+    }
 }

@@ -62,6 +62,11 @@ extension ImageContainer {
             notes["alpha"] = "the alpha channel was not kept: it is \(alpha.width)x\(alpha.height) \(alpha.format), "
                 + "the picture \(photo.primary.width)x\(photo.primary.height) \(photo.primary.format)"
         }
+        if name != "jpeg", let original = photo.metadata.codedOrigins[.primary]?.file.bytes,
+            case let kinds = JPEGSegments.unmodelledKinds(of: original), !kinds.isEmpty
+        {
+            notes["jpegSegments"] = "\(kinds.joined(separator: ", ")) of the JPEG not kept: \(displayName) output holds EXIF and XMP only"
+        }
         let bits = photo.primary.format.bytesPerSample * 8
         if bits > maximumBitsPerSample {
             notes["bitDepth"] = "\(photo.primary.format) samples written as \(maximumBitsPerSample)-bit \(displayName)"

@@ -96,10 +96,19 @@ struct VipsContainer: ImageContainer {
         }
         // PNG holds alpha: the alpha image goes back in as the fourth channel.
         let pixels = holdsAlpha ? photo.auxiliary[.alpha].flatMap { photo.primary.addingAlpha($0) } ?? photo.primary : photo.primary
-        let data = try ImageEncoder.encode(
+        var data = try ImageEncoder.encode(
             pixels, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
+        guard name == "jpeg" else { return try ExifEmbedding.embed(exif, inPNG: data) }
+        if let original = photo.metadata.codedOrigins[.primary]?.file.bytes, original.starts(with: [0xFF, 0xD8]) {
+            // A JPEG encoded again keeps the segments of the one it came from (IPTC, comments...).
+            let (carried, dropped) = JPEGSegments.carry(from: original, into: data)
+            data = carried
+            if !dropped.isEmpty {
+                notes["jpegSegments"] = dropped.joined(separator: ", ") + " not kept: it describes the original encoding"
+            }
+        }
         // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
-        return name == "jpeg" ? try ExifEmbedding.embed(exif, inJPEG: data) : try ExifEmbedding.embed(exif, inPNG: data)
+        return try ExifEmbedding.embed(exif, inJPEG: data)
     }
 
     /// The JPEG the photo was read from, when its pixels (perhaps turned) and
@@ -115,7 +124,12 @@ struct VipsContainer: ImageContainer {
     /// note) when the turn would move partial edge blocks.
     private func losslesslyTurned(_ jpeg: [UInt8], by geometry: ExifOrientation, notes: inout [String: String]) throws -> [UInt8]? {
         guard geometry != .up else { return jpeg }
-        if let turned = try LosslessJPEG.transform(jpeg, by: geometry) { return turned }
+        if let turned = try LosslessJPEG.transform(jpeg, by: geometry) {
+            // The images MPF points at (after the scan) are not turned with it.
+            guard JPEGSegments.segments(of: turned).contains(where: \.isMPF) else { return turned }
+            notes["jpegSegments"] = "MPF (secondary images) not kept: they were not turned with the photo"
+            return JPEGSegments.withoutMPF(turned)
+        }
         notes["losslessTurn"] = "the turn was encoded again, not done losslessly: the JPEG's width or height is not a "
             + "whole number of its 8 or 16 px blocks, and a lossless turn would trim those edge pixels (jpegtran -trim)"
         return nil
