@@ -72,7 +72,7 @@ int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *s
                     mbx_heif_blob *out_file, char **error) {
     memset(out_file, 0, sizeof *out_file);
     if (in->channels != 1 && in->channels != 3) return fail(error, "HEVC coding takes 1 or 3 channels, not %d", in->channels);
-    int bit_depth = settings->bit_depth == 10 ? 10 : 8;
+    int bit_depth = settings->bit_depth == 12 ? 12 : settings->bit_depth == 10 ? 10 : 8;
     int mono = in->channels == 1;
     enum heif_chroma chroma = mono ? heif_chroma_monochrome
                                    : (bit_depth == 8 ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RRGGBB_LE);

@@ -119,7 +119,8 @@ public enum HEIFWriter {
             settings.bitDepth = photo.primary.format == .uint16 ? 10 : 8
         } else {
             let primaryPixels = try rgb(photo.primary)
-            settings.bitDepth = primaryPixels.format == .uint16 ? 10 : 8
+            // 16-bit pixels (a 16-bit PNG, a 10- or 12-bit HEIF) keep as many bits as HEVC here holds.
+            settings.bitDepth = primaryPixels.format == .uint16 ? 12 : 8
             // libheif makes no thumbnail of an image that already fits the box.
             let fitsBox = max(photo.primary.width, photo.primary.height) <= options.thumbnailSize
             settings.thumbnailSize = ownThumbnail == nil && !fitsBox ? options.thumbnailSize : 0

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxISOBMFF
 import MatteboxImageIO
 import MatteboxRuntime
 import MatteboxTestSupport
@@ -57,5 +58,34 @@ import Testing
         let notes = OutputFormat.jpeg.container.limitations(of: photo, auxiliaryBeside: false)
         #expect(notes["alpha"]?.contains("not kept") == true, "\(notes)")
         #expect(notes["auxiliaryImages"] == nil, "alpha is named once, as alpha")
+    }
+}
+
+/// Bits per sample are kept up to what HEVC holds here: a 16-bit PNG becomes
+/// a 12-bit HEIF (with a note), and a 12-bit HEIF stays 12-bit, copied or encoded.
+@Suite struct BitDepthTests {
+    @Test func sixteenBitsBecomeTwelveAndTwelveStayTwelve() throws {
+        let folder = try TestEnvironment.scratchDirectory("bit-depth")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wide = TestImages.matte(width: 64, height: 48, format: .uint16).converted(channels: 3, eightBit: false)
+        let png = folder.appendingPathComponent("wide.png")
+        try AtomicFile.write(try ImageEncoder.encode(wide, as: .png), to: png)
+        var photo = try ImageDecoder.decodePhoto(at: png)
+        #expect(photo.primary.format == .uint16)
+        #expect(OutputFormat.heic.container.limitations(of: photo, auxiliaryBeside: false)["bitDepth"]?.contains("12-bit") == true)
+
+        func bits(_ data: Data) throws -> Int {
+            let container = try HEIFContainer(bytes: [UInt8](data))
+            guard case .hevcConfiguration(_, let bits)? = container.property("hvcC", of: container.primaryID)?.value else { return 0 }
+            return bits
+        }
+        let twelve = folder.appendingPathComponent("twelve.heic")
+        try AtomicFile.write(try ImageEncoder.encode(photo, as: .heic), to: twelve)
+        #expect(try bits(Data(contentsOf: twelve)) == 12)
+
+        photo = try ImageDecoder.decodePhoto(at: twelve)
+        #expect(try bits(ImageEncoder.encode(photo, as: .heic)) == 12, "copied")
+        photo.primary.data.storeBytes(of: 0, as: UInt16.self)
+        #expect(try bits(ImageEncoder.encode(photo, as: .heic)) == 12, "encoded again")
     }
 }

@@ -35,7 +35,7 @@ typedef struct mbx_heif_pixels {
 typedef struct mbx_heif_encode_settings {
     int quality;          /* 1..100 */
     const char *preset;   /* x265 preset ("ultrafast" .. "placebo"), or NULL */
-    int bit_depth;        /* 8 or 10; 16-bit input is scaled down to it */
+    int bit_depth;        /* 8, 10 or 12; 16-bit input is scaled down to it */
     int thumbnail_bbox;   /* > 0: also encode a thumbnail fitting this square */
 } mbx_heif_encode_settings;
 

@@ -13,7 +13,7 @@ struct HEIFImageContainer: ImageContainer {
     let holdsAuxiliaryImages = true
     /// As an auxiliary image with the MPEG alpha type, which libheif shows as transparency.
     let holdsAlpha = true
-    let maximumBitsPerSample = 10
+    let maximumBitsPerSample = 12
     var defaultQuality: Int { HEIFWriteOptions.defaultQuality }
 
     func recognizes(_ header: [UInt8]) -> Bool { HEIFReader.recognizes(header) }
