@@ -43,6 +43,40 @@ enum HEIFCarryOver {
         return brands
     }
 
+    /// Image items other than the primary, its thumbnails, auxiliary images,
+    /// tiles and derived images: the other pictures of a multi-image file, a
+    /// stereo pair's other view, a burst.
+    static func otherTopLevelImages(of source: HEIFContainer) -> [UInt32] {
+        let primary = source.primaryID
+        var taken: Set<UInt32> = [primary]
+        for reference in source.references where ["thmb", "auxl"].contains(reference.type) { taken.insert(reference.from) }
+        for reference in source.references where reference.type == "dimg" { taken.formUnion(reference.to) }
+        return source.itemOrder.filter { id in
+            guard !taken.contains(id), let item = source.items[id], !item.isHidden else { return false }
+            return item.type == "hvc1" || item.type == "grid"
+        }
+    }
+
+    /// The other top-level images, copied as they are coded, transforms
+    /// included (no stage changes them); `copied` gains them so groups that
+    /// name them (a stereo pair's `ster`) follow.
+    static func otherImages(
+        from source: HEIFContainer, copied: inout [UInt32: UInt16], into builder: inout HEIFBuilder
+    ) throws {
+        for id in otherTopLevelImages(of: source) where copied[id] == nil {
+            let new = try ImageItemExtractor.copyImage(id, from: source, into: &builder, hidden: false, whole: true).id
+            for transform in HEIFReader.transformProperties(of: id, in: source) {
+                builder.associate(new, property: transform.box, essential: true)
+            }
+            copied[id] = new
+        }
+    }
+
+    /// The other view of a stereo pair (`ster` entity group: left, right) whose left view is the primary.
+    static func stereoPartner(of source: HEIFContainer) -> UInt32? {
+        source.entityGroups.first { $0.type == "ster" && $0.entities.count == 2 && $0.entities[0] == source.primaryID }?.entities[1]
+    }
+
     /// Copies the metadata items (`cdsc`) that describe copied images, other
     /// than the EXIF and XMP the photo carries itself (those are written from
     /// it): e.g. Apple's `uri ` items. Those describing images that were
@@ -82,7 +116,7 @@ enum HEIFCarryOver {
     /// thumbnails, auxiliary images, their tiles), nor metadata describing
     /// them, nor derived images: what no write of this photo keeps.
     static func unmodelledItems(of source: HEIFContainer) -> [String] {
-        var images = modelledImages(of: source)
+        var images = modelledImages(of: source).union(otherTopLevelImages(of: source))
         for image in images { images.formUnion(source.targets(of: image, by: "dimg")) }
         var known = images
         for image in images { known.formUnion(source.items(referencing: image, by: "cdsc")) }

@@ -56,6 +56,10 @@ public struct HEIFSummary: Codable, Sendable {
     public var xmpBytes: Int?
     public var xmpNamespaces: [String]
     public var auxiliary: [Auxiliary]
+    /// Top-level images besides the primary (a stereo pair's other view, a burst).
+    public var otherImages: [Image]
+    /// Entity groups, as "ster: 1, 2".
+    public var entityGroups: [String]
 }
 
 /// Builds a `HEIFSummary` from a file's boxes.
@@ -99,7 +103,11 @@ public enum HEIFInspector {
                     bytes: $0.bytes.count, make: $0.make, model: $0.model, dateTimeOriginal: $0.dateTimeOriginal,
                     orientation: $0.orientation, hasLocation: $0.hasLocation)
             },
-            xmpBytes: xmp?.count, xmpNamespaces: xmp.map(namespaces) ?? [], auxiliary: auxiliary)
+            xmpBytes: xmp?.count, xmpNamespaces: xmp.map(namespaces) ?? [], auxiliary: auxiliary,
+            otherImages: try HEIFCarryOver.otherTopLevelImages(of: container).map {
+                try image($0, in: container, orientation: HEIFOrientation.orientation(of: HEIFReader.transformProperties(of: $0, in: container)))
+            },
+            entityGroups: container.entityGroups.map { "\($0.type): \($0.entities.map(String.init).joined(separator: ", "))" })
     }
 
     private static func image(_ id: UInt32, in container: HEIFContainer, orientation: ExifOrientation) throws

@@ -16,6 +16,8 @@ import MatteboxRuntime
 public enum HEIFReader {
     /// The note that names auxiliary images left out because they could not be decoded.
     public static let damagedNote = "damagedAuxiliaryImages"
+    /// The role a stereo pair's right view is read into, as the Depth plugin takes it.
+    public static let stereoRightRole: ImageRole = "org.mattebox.stereo-right"
 
     /// True when a file starting with `header` (its first 256 bytes or so)
     /// is a HEIF image file this reader takes (not AVIF).
@@ -77,6 +79,22 @@ public enum HEIFReader {
             photo.auxiliary[role] = image
             photo.metadata.auxiliaryInfo[role] = AuxiliaryImageInfo(
                 typeURN: urn, xmp: try xmp(describing: id, in: container), depth: depth)
+        }
+        // A stereo pair (iPhone spatial photos): the right view, for depth from stereo.
+        if let right = HEIFCarryOver.stereoPartner(of: container), photo.auxiliary[stereoRightRole] == nil {
+            do {
+                let image = try HEVCCodec.decode(right, in: container)
+                if HEIFReader.transformProperties(of: right, in: container).map(\.box) == primaryTransforms.map(\.box) {
+                    photo.auxiliary[stereoRightRole] = image
+                    photo.metadata.codedOrigins[stereoRightRole] = CodedOrigin(file: file, item: right, decoded: image)
+                } else {
+                    photo.auxiliary[stereoRightRole] = try StoredFrame.align(
+                        image, from: HEIFOrientation.orientation(of: transformProperties(of: right, in: container)),
+                        to: metadata.orientation)
+                }
+            } catch {
+                damaged.append("\(stereoRightRole) (item \(right)): \(error)")
+            }
         }
         if !damaged.isEmpty {
             photo.metadata.notes[damagedNote] = "could not be decoded, so left out: " + damaged.joined(separator: "; ")

@@ -161,8 +161,16 @@ public enum HEIFWriter {
             builder.addReference("cdsc", from: id, to: [primary])
         }
 
+        let source = try sources.input()
+        let partner = source.flatMap(HEIFCarryOver.stereoPartner)
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
             let image = photo.auxiliary[role]!
+            // A stereo pair's right view read from the file stays a top-level image (carried below).
+            if role == HEIFReader.stereoRightRole, let partner, let origin = photo.metadata.codedOrigins[role],
+                origin.item == partner, origin.isUnchanged(image)
+            {
+                continue
+            }
             if let (container, item, geometry) = try sources.unchanged(role, image) {
                 // auxC, pixi and the depth representation come with the copy.
                 let own = HEIFOrientation.transformBoxes(for: geometry.then(shown))
@@ -179,7 +187,8 @@ public enum HEIFWriter {
                     transforms: transforms, to: &builder)
             }
         }
-        if let source = try sources.input() {
+        if let source {
+            try HEIFCarryOver.otherImages(from: source, copied: &copied, into: &builder)
             let brands = try HEIFCarryOver.derivedImagesAndGroups(
                 from: source, copied: &copied, transforms: transforms, into: &builder, notKept: &notKept)
             builder.compatibleBrands += brands.filter { !builder.compatibleBrands.contains($0) }

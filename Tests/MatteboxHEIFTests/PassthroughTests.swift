@@ -190,3 +190,46 @@ struct CarryOverTests {
         #expect(notKept.contains { $0.contains("'uri '") }, "\(notKept)")
     }
 }
+
+/// A file with two top-level images grouped as a stereo pair (`ster`, as Apple
+/// spatial photos store them): the right view is read for depth
+/// (`org.mattebox.stereo-right`), `inspect` lists both, and a rewrite keeps
+/// both images and the group.
+struct StereoPairTests {
+    static func stereoPair() throws -> [UInt8] {
+        var builder = HEIFBuilder()
+        var ids: [UInt16] = []
+        for shift in [0, 8] {
+            let view = TestPhotos.smooth(width: 96, height: 64)
+            let pixels = view.data.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<64 { for x in 0..<(96 - shift) { for c in 0..<3 { pixels[(y * 96 + x) * 3 + c] = pixels[(y * 96 + x + shift) * 3 + c] } } }
+            let coded = try HEVCCodec.encode(view, settings: HEVCCodec.Settings(quality: 60, preset: "ultrafast")).image
+            let id = try builder.addItem(type: "hvc1", hidden: false, data: coded.data)
+            for (box, essential) in coded.properties { builder.associate(id, property: box, essential: essential) }
+            ids.append(id)
+        }
+        builder.addEntityGroup("ster", items: ids)
+        return try builder.serialize()
+    }
+
+    @Test func bothViewsAreReadListedAndKept() throws {
+        let file = try Self.stereoPair()
+        let photo = try HEIFReader.readPhoto(file)
+        let right = try #require(photo.auxiliary[HEIFReader.stereoRightRole])
+        #expect(right.width == 96 && right.height == 64)
+        #expect(!right.hasSamePixels(as: photo.primary))
+
+        let summary = try HEIFInspector.summarize(HEIFContainer(bytes: file), file: "pair.heic")
+        #expect(summary.otherImages.count == 1)
+        #expect(summary.entityGroups == ["ster: 1, 2"])
+
+        let (data, notKept) = try HEIFWriter.encodeReporting(photo)
+        #expect(notKept.isEmpty, "\(notKept)")
+        let after = try HEIFContainer(bytes: [UInt8](data))
+        #expect(after.itemOrder.filter { !after.items[$0]!.isHidden }.count == 2, "two top-level images out")
+        #expect(after.references.filter { $0.type == "auxl" }.isEmpty, "the right view is not also an auxiliary image")
+        #expect(after.entityGroups.first?.type == "ster")
+        let again = try HEIFReader.readPhoto([UInt8](data))
+        #expect(again.auxiliary[HEIFReader.stereoRightRole]?.hasSamePixels(as: right) == true)
+    }
+}

@@ -43,6 +43,11 @@ enum InspectionText {
                 lines.append("    XMP: \(xmp) bytes" + (aux.xmpAuxiliaryImageType.map { ", AuxiliaryImageType \($0)" } ?? ""))
             }
         }
+        if !summary.otherImages.isEmpty {
+            lines.append("other top-level images: \(summary.otherImages.count)")
+            for image in summary.otherImages { lines.append("  \(describe(image))") }
+        }
+        if !summary.entityGroups.isEmpty { lines.append("entity groups: \(summary.entityGroups.joined(separator: "; "))") }
         lines.append("libheif \(HEIFInspector.libheifVersion): \(libheif)")
         return lines.joined(separator: "\n")
     }
