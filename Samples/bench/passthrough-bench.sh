@@ -53,6 +53,28 @@ for mode in copy reencode; do
     read -r wall peak < "$work/time-$mode"
     echo "| $mode | $wall | $((peak / 1024)) | $(summary "$work/report-$mode.json" "$work/out-$mode" "$work/heic") |" >> "$table"
 done
+if [ -d "$shared/heic-samples" ]; then
+    {
+        echo
+        echo "iPhone HEICs through the portrait-mattes pipeline (mattes, Orientation, HEIF), one worker:"
+        echo
+        echo "| file | input MB | copy s | copy MB | reencode s | reencode MB |"
+        echo "|---|---|---|---|---|---|"
+    } >> "$table"
+    for f in "$shared"/heic-samples/*.heic "$shared"/heic-samples/*.HEIC; do
+        [ -f "$f" ] || continue
+        row="| $(basename "$f") | $(python3 -c "import os,sys; print(f'{os.path.getsize(sys.argv[1])/1e6:.2f}')" "$f")"
+        for mode in copy reencode; do
+            flag=""
+            [ "$mode" = reencode ] && flag="--reencode"
+            out="$work/iphone-$mode"
+            /usr/bin/time -f "%e" -o "$work/t" "$mattebox" process "$f" -o "$out" --pipeline portrait-mattes -j 1 --overwrite $flag > /dev/null 2>&1
+            written=$(ls -t "$out"/*.heic | head -1)
+            row="$row | $(cat "$work/t") | $(python3 -c "import os,sys; print(f'{os.path.getsize(sys.argv[1])/1e6:.2f}')" "$written")"
+        done
+        echo "$row |" >> "$table"
+    done
+fi
 echo
 echo "Adding portrait and semantic mattes to $(ls "$work/heic" | grep -c heic) 12 MP HEICs, one worker, $(nproc) cores:"
 cat "$table"
