@@ -27,8 +27,18 @@ static cv::Mat to8Bit(const cv::Mat &m) {
     return out;
 }
 
-cv::Mat toBGR8(const mbx_cv_image &image, const char *what) {
-    cv::Mat m = to8Bit(wrap(image, what)), out;
+cv::Mat toBGR8(const mbx_cv_image &image, const char *what) { return toBGR8(image, what, cv::Size()); }
+
+cv::Mat toBGR8(const mbx_cv_image &image, const char *what, cv::Size size) {
+    cv::Mat m = wrap(image, what), out;
+    if (!size.empty() && size != m.size()) {
+        // Resized from the caller's pixels in place: a large photo is never copied whole.
+        cv::Mat resized;
+        const bool shrinking = size.width < m.cols && size.height < m.rows;
+        cv::resize(m, resized, size, 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+        m = resized;
+    }
+    m = to8Bit(m);
     switch (m.channels()) {
     case 1: cv::cvtColor(m, out, cv::COLOR_GRAY2BGR); break;
     case 3: cv::cvtColor(m, out, cv::COLOR_RGB2BGR); break;
@@ -110,11 +120,7 @@ void writePlane(const cv::Mat &uprightMatte, int orientation, mbx_cv_plane &plan
     resized.copyTo(target);
 }
 
-cv::Mat photoAt(const mbx_cv_image &image, cv::Size size) {
-    cv::Mat photo;
-    cv::resize(toBGR8(image, "photo"), photo, size, 0, 0, cv::INTER_AREA);
-    return photo;
-}
+cv::Mat photoAt(const mbx_cv_image &image, cv::Size size) { return toBGR8(image, "photo", size); }
 
 void writePlaneGuided(const cv::Mat &uprightMatte, const cv::Mat &guide, int orientation, mbx_cv_plane &plane) {
     if (!plane.data) return;
@@ -132,9 +138,17 @@ void writePlaneGuided(const cv::Mat &uprightMatte, const cv::Mat &guide, int ori
     // edges win where the coarse matte is in between (hair), while flat
     // areas keep its value.
     const int radius = std::max(2, int(std::lround(2 * upsampling)));
-    cv::Mat refined;
-    cv::ximgproc::guidedFilter(guide, coarse, refined, radius, 0.0004 * 255 * 255);
-    refined.copyTo(target);
+    // In bands of rows with a margin the filter's windows reach across, so
+    // its float buffers stay a band's size however large the matte (a
+    // 200 MP photo's matte is 50 MP; whole, the filter would hold gigabytes).
+    const int band = 512, margin = 2 * radius + 2;
+    for (int top = 0; top < size.height; top += band) {
+        const int from = std::max(0, top - margin), to = std::min(size.height, top + band + margin);
+        cv::Mat refined;
+        cv::ximgproc::guidedFilter(guide.rowRange(from, to), coarse.rowRange(from, to), refined, radius, 0.0004 * 255 * 255);
+        const int rows = std::min(band, size.height - top);
+        refined.rowRange(top - from, top - from + rows).copyTo(target.rowRange(top, top + rows));
+    }
 }
 
 } // namespace mbx

@@ -15,6 +15,8 @@ struct Failure {
 
 /// The image as 8-bit BGR (copied; any channel count and sample format).
 cv::Mat toBGR8(const mbx_cv_image &image, const char *what);
+/// The same at `size`, resized before it is converted (no full-size copy).
+cv::Mat toBGR8(const mbx_cv_image &image, const char *what, cv::Size size);
 /// The image as one 8-bit channel (first channel; 16-bit and float scaled).
 cv::Mat toGrey8(const mbx_cv_image &image, const char *what);
 /// The image's first channel as float, unscaled.

@@ -11,13 +11,12 @@ namespace mbx {
 
 WorkingFrame WorkingFrame::make(const mbx_cv_image &image, const mbx_cv_matte_options &options) {
     WorkingFrame frame;
-    cv::Mat colour = toBGR8(image, "photo");
     frame.orientation = options.orientation >= 1 && options.orientation <= 8 ? options.orientation : 1;
     const int longSide = options.effort <= 0 ? 384 : options.effort == 1 ? 512 : 768;
-    frame.scale = std::min(1.0, double(longSide) / std::max(colour.cols, colour.rows));
-    cv::Mat small;
-    if (frame.scale < 1) cv::resize(colour, small, cv::Size(), frame.scale, frame.scale, cv::INTER_AREA);
-    else small = colour;
+    frame.scale = std::min(1.0, double(longSide) / std::max(image.width, image.height));
+    const cv::Size size(std::max(1, int(std::lround(image.width * frame.scale))),
+                        std::max(1, int(std::lround(image.height * frame.scale))));
+    cv::Mat small = toBGR8(image, "photo", frame.scale < 1 ? size : cv::Size());
     frame.smallStoredSize = small.size();
     frame.colour = upright(small, frame.orientation);
     return frame;
