@@ -5,7 +5,7 @@
 # worker. Peak is the summed resident memory of the process tree (measure.py).
 # Usage: large-photo-bench.sh MATTEBOX_BINARY WORK_DIR TABLE_FILE
 set -euo pipefail
-mattebox=$1
+mattebox=$(realpath "$1")
 work=$2
 table=$3
 here=$(cd "$(dirname "$0")" && pwd)
