@@ -3,7 +3,8 @@
 // the hair. Hair: GrabCut inside the person, seeded above the forehead,
 // kept off the face's core, the wall seen at the photo's edges, and clothes
 // unlike the hair; eyebrows on request. Teeth: bright, colourless pixels
-// inside the mouth, only when there are enough of them to be an open smile.
+// inside the mouth, only when there are enough of them to be an open smile,
+// grown over the mouth pixels nearer the teeth's redness than the lips'.
 #include "bridge.hpp"
 #include "portrait.hpp"
 #include <opencv2/imgproc.hpp>
@@ -155,7 +156,8 @@ cv::Mat browMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::Re
 }
 
 /// Teeth: inside the mouth, pixels brighter and far less coloured than the
-/// lips and skin around them. Empty unless they cover enough of the mouth.
+/// lips and skin around them, grown by redness. Empty unless they cover
+/// enough of the mouth.
 cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
     cv::Rect mouth = part(face, 0.22, 0.62, 0.78, 0.98) & cv::Rect(0, 0, lab.cols, lab.rows);
     cv::Mat out = cv::Mat::zeros(lab.size(), CV_8U);
@@ -183,7 +185,33 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
         }
     }
     found = total >= mouth.area() / 40;
-    if (found) kept.copyTo(out(mouth));
+    if (!found) return out;
+    // The bright core misses teeth in the mouth's shadow. Each mouth pixel
+    // goes with the nearer of two redness levels, the core's and the lips'
+    // (the upper quartile of the rest of the mouth box); the less red ones
+    // joined to the core are teeth too.
+    std::vector<cv::Mat> channels;
+    cv::split(region, channels);
+    const cv::Mat &redness = channels[1];
+    std::vector<float> lips;
+    for (int y = 0; y < region.rows; y++)
+        for (int x = 0; x < region.cols; x++)
+            if (!kept.at<uchar>(y, x)) lips.push_back(redness.at<float>(y, x));
+    if (!lips.empty()) {
+        std::nth_element(lips.begin(), lips.begin() + lips.size() * 3 / 4, lips.end());
+        const double between = (cv::mean(redness, kept)[0] + lips[lips.size() * 3 / 4]) / 2;
+        cv::Mat grown = (redness < between) | kept;
+        cv::Mat labels;
+        cv::connectedComponents(grown, labels, 8, CV_32S);
+        std::vector<bool> joined(size_t(region.rows * region.cols + 1), false);
+        for (int y = 0; y < region.rows; y++)
+            for (int x = 0; x < region.cols; x++)
+                if (kept.at<uchar>(y, x)) joined[size_t(labels.at<int>(y, x))] = true;
+        for (int y = 0; y < region.rows; y++)
+            for (int x = 0; x < region.cols; x++)
+                if (joined[size_t(labels.at<int>(y, x))]) kept.at<uchar>(y, x) = 255;
+    }
+    kept.copyTo(out(mouth));
     return out;
 }
 

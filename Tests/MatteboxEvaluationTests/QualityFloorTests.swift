@@ -36,9 +36,9 @@ struct QualityFloorTests {
         let row = try FaceEvaluation(registry: BuiltPlugins.registry).lapa(
             directory: BuiltVisionPlugins.eval!.appendingPathComponent("faceparsing/lapa_sample"))
         #expect(row.teethFound)
-        #expect(row.teethF1 >= 0.5)
+        #expect(row.teethF1 >= 0.68, "measured 0.73 with the redness growth (0.57 before)")
         // LaPa labels eyebrows apart from hair; the matte is asked without them.
-        #expect(row.hairF1 >= 0.75)
+        #expect(row.hairF1 >= 0.88, "measured 0.94")
         #expect(row.skinF1 >= 0.8)
     }
 }
