@@ -175,13 +175,26 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
     // Teeth sit together: keep the largest bright patch and its close neighbours.
     cv::Mat labels, stats, centroids;
     int count = cv::connectedComponentsWithStats(teeth, labels, stats, centroids, 8, CV_32S);
+    auto box = [&](int label) {
+        return cv::Rect(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+                        stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+    };
+    int largest = 0;
+    for (int label = 1; label < count; label++)
+        if (largest == 0 || stats.at<int>(label, cv::CC_STAT_AREA) > stats.at<int>(largest, cv::CC_STAT_AREA)) largest = label;
     int total = 0;
     cv::Mat kept = cv::Mat::zeros(teeth.size(), CV_8U);
-    for (int label = 1; label < count; label++) {
-        int area = stats.at<int>(label, cv::CC_STAT_AREA);
-        if (area >= std::max(4, mouth.area() / 200)) {
-            kept.setTo(255, labels == label);
-            total += area;
+    if (largest > 0) {
+        // Neighbours: patches within half the largest one's height of it (a row of
+        // teeth split by a gap), not a pale collar at the bottom of the mouth box.
+        const cv::Rect main = box(largest);
+        const cv::Rect reach(main.x - main.height / 2, main.y - main.height / 2, main.width + main.height, main.height * 2);
+        for (int label = 1; label < count; label++) {
+            int area = stats.at<int>(label, cv::CC_STAT_AREA);
+            if (area >= std::max(4, mouth.area() / 200) && (label == largest || (box(label) & reach).area() > 0)) {
+                kept.setTo(255, labels == label);
+                total += area;
+            }
         }
     }
     found = total >= mouth.area() / 40;
@@ -200,7 +213,13 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
     if (!lips.empty()) {
         std::nth_element(lips.begin(), lips.begin() + lips.size() * 3 / 4, lips.end());
         const double between = (cv::mean(redness, kept)[0] + lips[lips.size() * 3 / 4]) / 2;
-        cv::Mat grown = (redness < between) | kept;
+        // Only around the core: the inner mouth lies between the lips, and the
+        // shadow under a chin or a pale collar is as little red as teeth.
+        cv::Rect core = cv::boundingRect(kept);
+        cv::Rect around(core.x - core.width / 4, core.y - core.height / 2, core.width * 3 / 2, core.height * 2);
+        cv::Mat near = cv::Mat::zeros(region.size(), CV_8U);
+        near(around & cv::Rect(0, 0, region.cols, region.rows)).setTo(255);
+        cv::Mat grown = ((redness < between) & near) | kept;
         cv::Mat labels;
         cv::connectedComponents(grown, labels, 8, CV_32S);
         std::vector<bool> joined(size_t(region.rows * region.cols + 1), false);
