@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"4.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The plugin ABI: one C header shared by the host and every plugin.
@@ -99,6 +102,18 @@ let package = Package(
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
                 "MatteboxRuntime",
             ]),
+        // The camera app (`mattebox serve`): HTTP on Hummingbird over a capture session and a library folder.
+        .target(
+            name: "MatteboxServer",
+            dependencies: [
+                "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxImageIO",
+                "MatteboxCore", "MatteboxRuntime", "MatteboxPressure",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "MatteboxEvaluation",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
@@ -108,7 +123,7 @@ let package = Package(
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF",
                 "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
-                "MatteboxCaptureService", "MatteboxModels", "CMatteboxPluginABI",
+                "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "CMatteboxPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -1,6 +1,7 @@
 import CVipsShim
 import Foundation
 import MatteboxCore
+import MatteboxRuntime
 
 /// A contact sheet of a photo and its auxiliary images, for a person to check
 /// at a glance that depth and mattes line up with the picture: the primary as
@@ -26,6 +27,33 @@ public enum ContactSheet {
             bottom.append((overlay(view, on: primary, isDepth: isDepth), "\(role) over primary"))
         }
         return try layout(top + bottom, columns: top.count)
+    }
+
+    /// One auxiliary image as the sheet's lower row draws it (depth in the colour
+    /// map half over the picture, a matte dimming what it leaves out), upright, at
+    /// most `longSide` pixels on its longer side: the camera app's viewer overlays.
+    public static func overlay(_ photo: Photo, role: ImageRole, longSide: Int = 1024) throws -> PixelImage {
+        let upright = try photo.displayedUpright()
+        guard let image = upright.auxiliary[role] else { throw MatteboxError("the photo has no \(role) image") }
+        let (width, height) = fitted(upright.primary, longSide: longSide)
+        let primary = try ImageGeometry.resized(rgb8(upright.primary), width: width, height: height)
+        let isDepth = role == .depth || role == .disparity
+        let view = try ImageGeometry.resized(
+            visualize(image, role: role, depth: upright.metadata.auxiliaryInfo[role]?.depth), width: width, height: height)
+        return overlay(view, on: primary, isDepth: isDepth)
+    }
+
+    /// A small upright picture of the photo: its stored thumbnail when it has one, else the primary scaled down.
+    public static func thumbnail(_ photo: Photo, longSide: Int = 320) throws -> PixelImage {
+        let upright = try photo.displayedUpright()
+        let source = upright.auxiliary[.thumbnail] ?? upright.primary
+        let (width, height) = fitted(source, longSide: longSide)
+        return try ImageGeometry.resized(rgb8(source), width: width, height: height)
+    }
+
+    private static func fitted(_ image: PixelImage, longSide: Int) -> (Int, Int) {
+        let scale = min(1, Double(max(16, longSide)) / Double(max(image.width, image.height)))
+        return (max(1, Int((Double(image.width) * scale).rounded())), max(1, Int((Double(image.height) * scale).rounded())))
     }
 
     private static func caption(_ role: ImageRole, _ image: PixelImage, _ info: AuxiliaryImageInfo?) -> String {

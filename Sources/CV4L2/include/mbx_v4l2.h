@@ -27,6 +27,10 @@ static const unsigned long MBX_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
 static const unsigned long MBX_VIDIOC_QUERYCTRL = VIDIOC_QUERYCTRL;
 static const unsigned long MBX_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
 static const unsigned long MBX_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+static const unsigned long MBX_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
+static const unsigned long MBX_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
+static const unsigned long MBX_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
+static const unsigned long MBX_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
 static const unsigned long MBX_VIDIOC_G_INPUT = VIDIOC_G_INPUT;
 static const unsigned long MBX_VIDIOC_ENUMINPUT = VIDIOC_ENUMINPUT;
 
@@ -40,6 +44,34 @@ static const unsigned int MBX_CID_CAMERA_SENSOR_ROTATION = V4L2_CID_CAMERA_SENSO
 static const unsigned int MBX_CID_EXPOSURE_ABSOLUTE = V4L2_CID_EXPOSURE_ABSOLUTE;
 static const unsigned int MBX_CID_ISO_SENSITIVITY = V4L2_CID_ISO_SENSITIVITY;
 static const unsigned int MBX_CID_AUTO_WHITE_BALANCE = V4L2_CID_AUTO_WHITE_BALANCE;
+static const unsigned int MBX_CTRL_FLAG_NEXT_CTRL = V4L2_CTRL_FLAG_NEXT_CTRL;
+static const unsigned int MBX_CTRL_FLAG_NEXT_COMPOUND = V4L2_CTRL_FLAG_NEXT_COMPOUND;
+static const unsigned int MBX_CTRL_FLAG_READ_ONLY = V4L2_CTRL_FLAG_READ_ONLY;
+static const unsigned int MBX_CTRL_FLAG_INACTIVE = V4L2_CTRL_FLAG_INACTIVE;
+static const unsigned int MBX_CTRL_FLAG_DISABLED = V4L2_CTRL_FLAG_DISABLED;
+static const unsigned int MBX_CTRL_FLAG_WRITE_ONLY = V4L2_CTRL_FLAG_WRITE_ONLY;
+static const unsigned int MBX_CTRL_FLAG_HAS_PAYLOAD = V4L2_CTRL_FLAG_HAS_PAYLOAD;
+static const unsigned int MBX_CTRL_CLASS_USER = V4L2_CTRL_CLASS_USER;
+static const unsigned int MBX_CTRL_CLASS_CAMERA = V4L2_CTRL_CLASS_CAMERA;
+/* The controls the emulated cameras offer, with the IDs real UVC webcams use. */
+static const unsigned int MBX_CID_BRIGHTNESS = V4L2_CID_BRIGHTNESS;
+static const unsigned int MBX_CID_CONTRAST = V4L2_CID_CONTRAST;
+static const unsigned int MBX_CID_SATURATION = V4L2_CID_SATURATION;
+static const unsigned int MBX_CID_GAIN = V4L2_CID_GAIN;
+static const unsigned int MBX_CID_POWER_LINE_FREQUENCY = V4L2_CID_POWER_LINE_FREQUENCY;
+static const unsigned int MBX_CID_WHITE_BALANCE_TEMPERATURE = V4L2_CID_WHITE_BALANCE_TEMPERATURE;
+static const unsigned int MBX_CID_EXPOSURE_AUTO = V4L2_CID_EXPOSURE_AUTO;
+static const unsigned int MBX_CID_FOCUS_ABSOLUTE = V4L2_CID_FOCUS_ABSOLUTE;
+static const unsigned int MBX_CID_FOCUS_AUTO = V4L2_CID_FOCUS_AUTO;
+static const unsigned int MBX_EXPOSURE_MANUAL = V4L2_EXPOSURE_MANUAL;
+static const unsigned int MBX_EXPOSURE_APERTURE_PRIORITY = V4L2_EXPOSURE_APERTURE_PRIORITY;
+/* UVC region of interest (tap to focus and expose). Linux 6.3 added these to
+ * <linux/uvcvideo.h> and <linux/videodev2.h>; bookworm's 6.1 headers lack them,
+ * so the values are spelled out: V4L2_CID_CAMERA_UVC_BASE (camera class base
+ * + 0x1000) + 1 and + 2, and V4L2_CTRL_TYPE_RECT. */
+static const unsigned int MBX_CID_UVC_REGION_OF_INTEREST_RECT = V4L2_CID_CAMERA_CLASS_BASE + 0x1000 + 1;
+static const unsigned int MBX_CID_UVC_REGION_OF_INTEREST_AUTO = V4L2_CID_CAMERA_CLASS_BASE + 0x1000 + 2;
+static const unsigned int MBX_CTRL_TYPE_RECT = 0x0107;
 static const unsigned int MBX_CAMERA_ORIENTATION_FRONT = V4L2_CAMERA_ORIENTATION_FRONT;
 static const unsigned int MBX_CAMERA_ORIENTATION_BACK = V4L2_CAMERA_ORIENTATION_BACK;
 static const unsigned int MBX_CAMERA_ORIENTATION_EXTERNAL = V4L2_CAMERA_ORIENTATION_EXTERNAL;

@@ -12,6 +12,10 @@ public protocol CameraBackend: Sendable {
     /// `CameraFailure` when the camera is busy or gone.
     func openStream(_ camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?) throws
         -> any CameraStream
+    /// Every control the camera lists, with its current value. Works while the camera streams.
+    func controls(of camera: CameraDevice) throws -> [CameraControl]
+    /// Sets one control; the camera may clamp it to its range and step.
+    func setControl(_ id: UInt32, to value: ControlValue, on camera: CameraDevice) throws
 }
 
 /// A camera streaming frames, read one at a time as they come.

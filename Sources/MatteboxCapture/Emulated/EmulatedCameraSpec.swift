@@ -4,7 +4,8 @@ import MatteboxCore
 /// Where an emulated camera's pictures come from: frame N as the bytes a
 /// camera would send in a given format (MJPEG, YUYV).
 public protocol EmulatedFrameSource: Sendable {
-    func payload(frame: Int, format: StreamFormat) throws -> [UInt8]
+    /// Frame N in `format`, as it looks with the camera's controls set to `look`.
+    func payload(frame: Int, format: StreamFormat, look: FrameLook) throws -> [UInt8]
 }
 
 /// One pixel format an emulated camera offers, with its sizes and frame rates.
@@ -40,6 +41,11 @@ public struct EmulatedCameraSpec: Sendable {
     public var orientation: CameraPosition?
     /// V4L2_CID_CAMERA_SENSOR_ROTATION in degrees; nil = no such control.
     public var sensorRotation: Int?
+    /// A webcam's picture controls (brightness, contrast, saturation, gain,
+    /// exposure, white balance, focus, power-line frequency), which change the frames.
+    public var pictureControls = true
+    /// UVC's region-of-interest controls (tap to focus and expose); few webcams have them.
+    public var regionOfInterest = false
     public var minimumBuffers = 2
     public var maximumBuffers = 8
     public var frames: EmulatedFrameSource

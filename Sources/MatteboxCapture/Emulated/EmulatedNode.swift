@@ -47,7 +47,8 @@ final class EmulatedNode {
     private var streamStart: UInt64 = 0
     private var nextFrame = 0
     var faults: [EmulatedFault] = []
-    var controlsWritten: [UInt32: Int32] = [:]
+    /// Picture controls (and their effect on frames), orientation and rotation, region of interest.
+    lazy var controls = EmulatedControls(spec: spec, frameSize: { [unowned self] in self.format.size })
 
     init(spec: EmulatedCameraSpec, generation: Int) {
         self.spec = spec
@@ -105,7 +106,7 @@ final class EmulatedNode {
     }
 
     private func fill(_ buffer: EmulatedBuffer, frameNumber: Int, at time: UInt64) {
-        var bytes = (try? spec.frames.payload(frame: frameNumber, format: format)) ?? []
+        var bytes = (try? spec.frames.payload(frame: frameNumber, format: format, look: controls.look)) ?? []
         buffer.flags = MBX_BUF_FLAG_TIMESTAMP_MONOTONIC | MBX_BUF_FLAG_TSTAMP_SRC_SOE
         switch faults.first {
         case .truncatedFrames(let count)?:

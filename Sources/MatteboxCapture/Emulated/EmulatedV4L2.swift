@@ -193,6 +193,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         _ request: UInt, node: EmulatedNode, fd: Int32, handle: Handle, _ argument: UnsafeMutableRawPointer
     ) -> Int32 {
         let spec = node.spec
+        if let code = node.controls.handle(request, argument) { return code }
         switch request {
         case MBX_VIDIOC_QUERYCAP:
             let caps = argument.assumingMemoryBound(to: v4l2_capability.self)
@@ -330,32 +331,6 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
             node.stopStream()
             return 0
 
-        case MBX_VIDIOC_QUERYCTRL:
-            let control = argument.assumingMemoryBound(to: v4l2_queryctrl.self)
-            let id = control.pointee.id
-            guard let value = controlValue(id, spec) else { return EINVAL }
-            let isMenu = id == MBX_CID_CAMERA_ORIENTATION
-            control.pointee = v4l2_queryctrl()
-            control.pointee.id = id
-            control.pointee.type = isMenu ? V4L2_CTRL_TYPE_MENU.rawValue : V4L2_CTRL_TYPE_INTEGER.rawValue
-            write(isMenu ? "Camera Orientation" : "Camera Sensor Rotation", into: &control.pointee.name)
-            control.pointee.minimum = 0
-            control.pointee.maximum = isMenu ? 2 : 270
-            control.pointee.step = isMenu ? 1 : 90
-            control.pointee.default_value = value
-            control.pointee.flags = UInt32(V4L2_CTRL_FLAG_READ_ONLY)
-            return 0
-
-        case MBX_VIDIOC_G_CTRL:
-            let control = argument.assumingMemoryBound(to: v4l2_control.self)
-            guard let value = controlValue(control.pointee.id, spec) else { return EINVAL }
-            control.pointee.value = value
-            return 0
-
-        case MBX_VIDIOC_S_CTRL:
-            let control = argument.assumingMemoryBound(to: v4l2_control.self)
-            return controlValue(control.pointee.id, spec) == nil ? EINVAL : EACCES
-
         case MBX_VIDIOC_G_INPUT:
             argument.assumingMemoryBound(to: Int32.self).pointee = 0
             return 0
@@ -421,22 +396,6 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         case .dequeued: break
         }
         raw.pointee.flags = flags
-    }
-
-    private func controlValue(_ id: UInt32, _ spec: EmulatedCameraSpec) -> Int32? {
-        switch id {
-        case MBX_CID_CAMERA_ORIENTATION:
-            switch spec.orientation {
-            case .front?: return Int32(MBX_CAMERA_ORIENTATION_FRONT)
-            case .back?: return Int32(MBX_CAMERA_ORIENTATION_BACK)
-            case .external?: return Int32(MBX_CAMERA_ORIENTATION_EXTERNAL)
-            case .unspecified?, nil: return nil
-            }
-        case MBX_CID_CAMERA_SENSOR_ROTATION:
-            return spec.sensorRotation.map(Int32.init)
-        default:
-            return nil
-        }
     }
 
     private func write<T>(_ text: String, into field: inout T) {

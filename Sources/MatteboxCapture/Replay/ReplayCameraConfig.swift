@@ -17,6 +17,7 @@ import Yams
 ///     format: MJPG             # MJPG or YUYV
 ///     sizes: [640x480, 1280x960]
 ///     fps: [30, 20, 15]
+///     regionOfInterest: true   # UVC region-of-interest controls (tap to focus and expose)
 /// positions:
 ///   usb-Logitech_C920_1234-video-index0: front
 /// ```
@@ -30,6 +31,7 @@ public struct ReplayCameraConfig: Codable, Sendable {
         public var format: String?
         public var sizes: [String]?
         public var fps: [Double]?
+        public var regionOfInterest: Bool?
     }
 
     public var cameras: [Camera] = []
@@ -103,9 +105,11 @@ public struct ReplayCameraConfig: Codable, Sendable {
         guard !rates.isEmpty, rates.allSatisfy({ $0 >= 1 && $0 <= 240 }) else {
             throw MatteboxError("replay camera \(camera.name): fps must be between 1 and 240")
         }
-        return EmulatedCameraSpec(
+        var spec = EmulatedCameraSpec(
             card: camera.name, busInfo: "replay:\(camera.name)",
             formats: [EmulatedFormat(fourcc: fourcc, sizes: sizes, framesPerSecond: rates)],
             orientation: camera.position ?? .external, sensorRotation: camera.rotation ?? 0, frames: frames)
+        spec.regionOfInterest = camera.regionOfInterest ?? false
+        return spec
     }
 }

@@ -6,17 +6,21 @@ import MatteboxRuntime
 /// Still pictures played as a camera's frames, the way libcamera's virtual
 /// cameras play JPEG files: each picture is shown upright, cropped to the
 /// frame's aspect, scaled to its size, and sent as a camera sends it (a real
-/// JPEG for MJPEG, packed 4:2:2 for YUYV). Renderings are made once per size.
+/// JPEG for MJPEG, packed 4:2:2 for YUYV), with the camera's controls applied
+/// (`FrameLook`). Each picture is rendered once per format, size and look, when first
+/// shown; renderings for looks no longer in use are dropped.
 public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     private struct Key: Hashable {
         var fourcc: FourCC
         var size: FrameSize
+        var look: FrameLook
+        var picture: Int
     }
 
     private let pictures: [PixelImage]
     /// How many consecutive frames show the same picture.
     public let framesPerPicture: Int
-    private var renderings: [Key: [[UInt8]]] = [:]
+    private var renderings: [Key: [UInt8]] = [:]
     private let lock = NSLock()
 
     /// `sensorRotation`: the camera claims a sensor mounted at this many degrees,
@@ -79,19 +83,20 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
         return ReplayFrames(pictures: images, framesPerPicture: 15)
     }
 
-    public func payload(frame: Int, format: StreamFormat) throws -> [UInt8] {
-        let key = Key(fourcc: format.fourcc, size: format.size)
-        let index = (frame / framesPerPicture) % pictures.count
+    public func payload(frame: Int, format: StreamFormat, look: FrameLook) throws -> [UInt8] {
+        let key = Key(fourcc: format.fourcc, size: format.size, look: look, picture: (frame / framesPerPicture) % pictures.count)
         lock.lock()
         defer { lock.unlock() }
-        if renderings[key] == nil {
-            renderings[key] = try pictures.map { try render($0, as: key) }
-        }
-        return renderings[key]![index]
+        if let rendered = renderings[key] { return rendered }
+        if look != .natural { renderings = renderings.filter { $0.key.look == .natural || $0.key.look == look } }
+        let rendered = try render(pictures[key.picture], as: key)
+        renderings[key] = rendered
+        return rendered
     }
 
     private func render(_ picture: PixelImage, as key: Key) throws -> [UInt8] {
         let image = try ImageGeometry.filled(picture, width: key.size.width, height: key.size.height)
+        key.look.apply(to: image)
         switch key.fourcc {
         case .mjpeg, .jpeg:
             return [UInt8](try ImageEncoder.encode(image, as: .jpeg, quality: 90))

@@ -53,6 +53,7 @@ struct PhotoJob: Sendable {
         context.iso = cameraSettings.iso
         context.autoWhiteBalance = cameraSettings.autoWhiteBalance
         photo.metadata.capture = context
+        if let format = settings.outputFormat { photo.metadata.output.format = format }
         // V4L2's sensor rotation is the counter-clockwise turn that makes the frame upright.
         photo.metadata.orientation = ExifOrientation(
             mirrored: false, clockwiseQuarterTurns: (4 - camera.sensorRotation / 90 % 4) % 4)

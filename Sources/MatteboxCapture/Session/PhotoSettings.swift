@@ -18,6 +18,8 @@ public struct PhotoSettings: Sendable {
     public var semanticMatteDelivery: Set<ImageRole>
     /// Front camera photos come out mirrored, as the preview shows them.
     public var mirrorsFrontCamera: Bool
+    /// The container to write ("heic", "jpeg", ...); nil: the writer's choice.
+    public var outputFormat: String?
 
     public init(
         quality: QualityPrioritization = .balanced, depthDelivery: Bool = true, portraitMatteDelivery: Bool = true,

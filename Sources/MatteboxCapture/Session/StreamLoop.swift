@@ -112,8 +112,6 @@ final class StreamLoop: @unchecked Sendable {
         }
         guard accepted else { return }
         ring.append(frame)
-        if preview.hasSubscribers, let image = try? decoder.rgbImage(of: frame) {
-            preview.send(PreviewFrame(image: image, sequence: frame.sequence, timestamp: frame.timestamp))
-        }
+        if preview.hasSubscribers { preview.send(PreviewFrame(frame: frame, decoder: decoder)) }
     }
 }

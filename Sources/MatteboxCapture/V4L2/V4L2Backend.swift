@@ -13,6 +13,15 @@ public struct V4L2Backend: CameraBackend {
     {
         try V4L2CameraStream(path: camera.path, io: io, fourcc: fourcc, size: size, framesPerSecond: framesPerSecond)
     }
+
+    /// Controls through a handle of their own, beside the one that streams.
+    public func controls(of camera: CameraDevice) throws -> [CameraControl] {
+        try V4L2Device(path: camera.path, io: io).queryControls()
+    }
+
+    public func setControl(_ id: UInt32, to value: ControlValue, on camera: CameraDevice) throws {
+        try V4L2Device(path: camera.path, io: io).setControl(id, to: value)
+    }
 }
 
 /// One V4L2 device set to a format and frame rate, streaming through mmap

@@ -29,9 +29,7 @@ struct CaptureCommand: ParsableCommand {
 
     @OptionGroup var verbosity: Verbosity
     @OptionGroup var sources: CameraSources
-    @Option(help: "Camera id, path or name (see `mattebox devices`).") var device: String?
-    @Flag(help: "Use the front camera.") var front = false
-    @Flag(help: "Use the back camera.") var back = false
+    @OptionGroup var camera: CameraChoice
     @Option(help: "Photos to take.") var count = 1
     @Option(help: "Seconds between photos.") var interval: Double = 1
     @Option(help: "Pipeline file (YAML) or named pipeline; default: turn photos upright.", completion: Completions.pipelines)
@@ -85,14 +83,11 @@ struct CaptureCommand: ParsableCommand {
         if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format takes \(ImageContainers.writableNames), not \(format)")
         }
-        guard [device != nil, front, back].filter({ $0 }).count <= 1 else {
-            throw ValidationError("choose one of --device, --front and --back")
-        }
     }
 
     func run() throws {
         let cameras = try sources.discover()
-        let camera = try chooseCamera(cameras)
+        let camera = try self.camera.choose(from: cameras)
         let directory = URL(fileURLWithPath: output)
         try OutputFolder.prepare(directory)
         let session = try CaptureService.makeSession(
@@ -111,23 +106,6 @@ struct CaptureCommand: ParsableCommand {
         print(String(format: "camera %@%@: preview %.1f fps; frames kept %d, defective %d, throttled %d",
                      report.camera, report.replay ? " (replay)" : "", report.previewFramesPerSecond,
                      report.frames.kept, report.frames.defective, report.frames.throttled))
-    }
-
-    private func chooseCamera(_ cameras: [CameraDevice]) throws -> CameraDevice {
-        let chosen: CameraDevice?
-        if let device {
-            chosen = cameras.camera(matching: device)
-        } else if front || back {
-            chosen = cameras.camera(at: front ? .front : .back)
-        } else {
-            chosen = cameras.defaultCamera
-        }
-        guard let chosen else {
-            let wanted = device ?? (front ? "a front camera" : back ? "a back camera" : "a usable camera")
-            throw MatteboxError("no camera matches \(wanted); `mattebox devices` lists them")
-        }
-        if let problem = chosen.problem { throw MatteboxError(problem) }
-        return chosen
     }
 
     /// One warning line when the session starts throttling under system

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import MatteboxCapture
+import MatteboxCaptureService
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxPipeline
+import MatteboxPluginHost
+import MatteboxPressure
+import MatteboxRuntime
+import NIOCore
+
+/// Where and how `mattebox serve` listens, and its limits.
+public struct ServeConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8088
+    public var token: String?
+    /// Trust X-Forwarded-For from a reverse proxy on this machine.
+    public var behindProxy = false
+    public var library: URL
+    /// Open connections at once; more wait in the listen backlog.
+    public var maximumConnections = 512
+    /// Live-preview streams at once; more are refused with 503.
+    public var maximumViewers = 256
+    /// Event streams at once.
+    public var maximumEventListeners = 64
+    /// Seconds a connection may sit between requests.
+    public var idleTimeout: Int64 = 30
+
+    public init(library: URL) { self.library = library }
+}
+
+/// The camera app behind `mattebox serve`, AVCam's face in a browser: one
+/// capture session (made by `CaptureService`, so photos go through the same
+/// pipeline and writer as `mattebox capture`) written into a library folder,
+/// its live preview, event timeline and the camera's controls, served over
+/// HTTP by Hummingbird with one page of plain HTML, CSS and JavaScript.
+public final class CameraApp: Sendable {
+    let configuration: ServeConfiguration
+    let session: CaptureSession
+    let cameras: [CameraDevice]
+    let preview: PreviewHub
+    let events: EventHub
+    let library: PhotoLibrary
+    public let policy: AccessPolicy
+    /// The auxiliary images the pipeline makes (the page hides toggles for the rest).
+    let deliverableRoles: Set<ImageRole>
+
+    public init(
+        configuration: ServeConfiguration, cameras: [CameraDevice], camera: CameraDevice?, pipeline: PipelineSource?,
+        registry: PluginRegistry, pressureMonitor: PressureMonitor?
+    ) throws {
+        self.configuration = configuration
+        self.cameras = cameras
+        library = try PhotoLibrary(folder: configuration.library)
+        let delivery = try CaptureService.makeDelivery(
+            pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: library.folder, format: nil))
+        deliverableRoles = Set(delivery.runner?.pipeline.stages.flatMap { $0.plugin.outputs.map(\.role) } ?? [])
+        session = try CaptureSession(cameras: cameras, camera: camera, delivery: delivery, pressureMonitor: pressureMonitor)
+        preview = PreviewHub(maximumViewers: configuration.maximumViewers)
+        events = EventHub(maximumListeners: configuration.maximumEventListeners)
+        policy = AccessPolicy(listenHost: configuration.host, token: configuration.token, behindProxy: configuration.behindProxy)
+    }
+
+    /// Starts the camera and serves until the process is asked to stop
+    /// (SIGINT/SIGTERM), then finishes the photos in flight. `onListening`
+    /// gets the address the server listens on (with the port chosen when 0).
+    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        let previewFeed = session.previewFrames()
+        let eventFeed = session.events
+        let hub = preview, timeline = events
+        let feeding = Task { await hub.run(previewFeed) }
+        let listening = Task { await timeline.run(eventFeed) }
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(15))
+                timeline.ping()
+            }
+        }
+        defer {
+            feeding.cancel()
+            listening.cancel()
+            heartbeat.cancel()
+        }
+        try await session.startRunning()
+
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: AccessMiddleware(policy: policy))
+        addPageRoutes(to: router)
+        addSessionRoutes(to: router)
+        addLibraryRoutes(to: router)
+        let application = Application(
+            router: router,
+            server: .http1(configuration: .init(
+                idleTimeout: .seconds(configuration.idleTimeout),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "Mattebox",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+            onServerRunning: { channel in
+                let address = channel.localAddress
+                onListening("\(address?.ipAddress ?? "?"):\(address?.port ?? 0)")
+            },
+            logger: Self.quietLogger())
+        do {
+            try await application.runService()
+        } catch {
+            await session.stopRunning()
+            throw error
+        }
+        await session.stopRunning()
+    }
+
+    /// Hummingbird's own logging at warnings and above; Mattebox logs what matters.
+    private static func quietLogger() -> Logger {
+        var logger = Logger(label: "mattebox.serve")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// The camera the session streams now.
+    func currentCamera() async -> CameraDevice { await session.configuration.camera }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import Hummingbird
+import MatteboxCapture
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxRuntime
+
+extension CameraApp {
+    /// A camera as the page lists it.
+    struct CameraInfo: Codable {
+        var id: String
+        var name: String
+        var position: String
+        var replay: Bool
+        /// Front cameras preview mirrored, as iOS does; their photos stay natural unless asked.
+        var mirroredPreview: Bool
+        /// Clockwise degrees the page turns the preview to show it upright.
+        var previewRotation: Int
+        /// The camera has UVC's region of interest: tap to focus and expose.
+        var tapToFocus: Bool
+    }
+
+    /// What the page needs at load: cameras, what can be delivered, formats, the session.
+    struct AppStatus: Codable {
+        var cameras: [CameraInfo]
+        var camera: String
+        var session: EventHub.Status
+        var deliverable: Deliverable
+        var formats: [String]
+        var preview: PreviewHub.Counters
+    }
+
+    struct Deliverable: Codable {
+        var depth: Bool
+        var portraitMatte: Bool
+        var semanticMattes: [String]
+    }
+
+    /// A shutter press (AVCapturePhotoSettings).
+    struct CaptureRequest: Decodable {
+        var quality: String?
+        var depth: Bool?
+        var portraitMatte: Bool?
+        var semanticMattes: Bool?
+        var mirrorFront: Bool?
+        var format: String?
+    }
+
+    struct CaptureReply: Encodable {
+        var id: String
+        var files: [String]
+        var width: Int
+        var height: Int
+        var frameSequence: UInt32
+        var quality: String
+        var shutterToFileSeconds: Double
+        var notes: [String: String]
+    }
+
+    struct CameraRequest: Decodable { var camera: String }
+    struct FocusRequest: Decodable {
+        /// The tapped point in the frame, 0...1 from the left and from the top.
+        var x: Double
+        var y: Double
+    }
+
+    static let semanticRoles: [ImageRole] = [.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte]
+
+    func addSessionRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/status") { _, _ in try JSONReply.ok(await self.status()) }
+
+        router.post("/api/camera") { request, context -> Response in
+            let wanted = try await JSONReply.decode(CameraRequest.self, from: request, context: context)
+            guard let camera = self.cameras.camera(matching: wanted.camera) else {
+                return try JSONReply.error(.notFound, "no camera \(wanted.camera)")
+            }
+            do { try await self.session.switchCamera(to: camera) } catch {
+                return try JSONReply.error(.conflict, "cannot switch to \(camera.name): \(error)")
+            }
+            return try JSONReply.ok(await self.status())
+        }
+
+        router.post("/api/capture") { request, context -> Response in
+            let wanted = try await JSONReply.decode(CaptureRequest.self, from: request, context: context)
+            let settings: PhotoSettings
+            do { settings = try self.photoSettings(wanted) } catch let error as MatteboxError {
+                return try JSONReply.error(.badRequest, error.description)
+            }
+            do {
+                let result = try await self.session.capturePhoto(settings)
+                return try JSONReply.ok(CaptureReply(
+                    id: result.output.lastPathComponent, files: [result.output.path] + result.auxiliaryOutputs.map(\.path),
+                    width: result.size.width, height: result.size.height, frameSequence: result.frameSequence,
+                    quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
+                    notes: result.notes.merging(result.absenceReasons) { note, _ in note }))
+            } catch {
+                return try JSONReply.error(.serviceUnavailable, "\(error)")
+            }
+        }
+
+        router.post("/api/session/resume") { _, _ -> Response in
+            do { try await self.session.startRunning() } catch {
+                return try JSONReply.error(.conflict, "\(error)")
+            }
+            return try JSONReply.ok(await self.status())
+        }
+
+        router.get("/api/controls") { _, _ -> Response in
+            let camera = await self.currentCamera()
+            do { return try JSONReply.ok(["camera": camera.id], controls: try camera.controls()) } catch {
+                return try JSONReply.error(.serviceUnavailable, "\(camera.path): cannot read the controls: \(error)")
+            }
+        }
+
+        router.put("/api/controls") { request, context -> Response in
+            let wanted = try await JSONReply.decode([String: ControlInput].self, from: request, context: context)
+            let camera = await self.currentCamera()
+            do {
+                let controls = try camera.setControls(wanted.sorted { $0.key < $1.key }.map { ($0.key, $0.value.text) })
+                return try JSONReply.ok(["camera": camera.id], controls: controls)
+            } catch let error as ControlError {
+                return try JSONReply.error(.badRequest, error.description)
+            }
+        }
+
+        router.post("/api/focus") { request, context -> Response in
+            let point = try await JSONReply.decode(FocusRequest.self, from: request, context: context)
+            guard (0...1).contains(point.x), (0...1).contains(point.y) else {
+                return try JSONReply.error(.badRequest, "x and y are fractions of the frame, 0 to 1")
+            }
+            let camera = await self.currentCamera()
+            let size = await self.session.configuration.size
+            guard let rectangle = Self.regionOfInterest(at: point, in: size) else {
+                return try JSONReply.error(.badRequest, "bad point")
+            }
+            do {
+                let controls = try camera.setControls([("region_of_interest_rectangle", rectangle)])
+                return try JSONReply.ok(["camera": camera.id], controls: controls)
+            } catch let error as ControlError {
+                return try JSONReply.error(.conflict, "\(camera.name) cannot focus at a point: \(error.description)")
+            }
+        }
+
+        router.post("/api/replay/{action}") { request, context -> Response in
+            let action = context.parameters.get("action") ?? ""
+            let camera = await self.currentCamera()
+            guard camera.isReplay, let bus = (camera.backend as? V4L2Backend)?.io as? EmulatedV4L2 else {
+                return try JSONReply.error(.notFound, "\(camera.name) is not a replay camera; only those can be unplugged from here")
+            }
+            switch action {
+            case "unplug": bus.unplug(camera.path)
+            case "replug": bus.replug(camera.path)
+            case "busy": bus.setBusyInAnotherProcess(true, camera.path)
+            case "free": bus.setBusyInAnotherProcess(false, camera.path)
+            default: return try JSONReply.error(.notFound, "replay cameras can be unplug, replug, busy or free, not \(action)")
+            }
+            return try JSONReply.ok(["camera": camera.id, "done": action])
+        }
+    }
+
+    func status() async -> AppStatus {
+        let current = await currentCamera()
+        var infos: [CameraInfo] = []
+        for camera in cameras where camera.problem == nil {
+            let controls = (try? camera.controls()) ?? []
+            infos.append(CameraInfo(
+                id: camera.id, name: camera.name, position: camera.position.rawValue, replay: camera.isReplay,
+                mirroredPreview: camera.position == .front, previewRotation: (360 - camera.sensorRotation % 360) % 360,
+                tapToFocus: controls.contains { $0.kind == .rectangle && $0.name == "region_of_interest_rectangle" }))
+        }
+        return AppStatus(
+            cameras: infos, camera: current.id, session: events.status,
+            deliverable: Deliverable(
+                depth: deliverableRoles.contains(.depth) || deliverableRoles.contains(.disparity),
+                portraitMatte: deliverableRoles.contains(.portraitMatte),
+                semanticMattes: Self.semanticRoles.filter(deliverableRoles.contains).map(\.rawValue)),
+            formats: ["auto"] + ImageContainers.writable.map(\.name),
+            preview: preview.counters)
+    }
+
+    func photoSettings(_ request: CaptureRequest) throws -> PhotoSettings {
+        let quality: QualityPrioritization
+        if let name = request.quality {
+            guard let parsed = QualityPrioritization(rawValue: name) else {
+                throw MatteboxError("quality is speed, balanced or quality, not \(name)")
+            }
+            quality = parsed
+        } else {
+            quality = .balanced
+        }
+        var format: String?
+        if let name = request.format?.lowercased(), name != "auto" {
+            guard let parsed = OutputFormat(rawValue: name) else {
+                throw MatteboxError("format is auto or one of \(ImageContainers.writableNames), not \(name)")
+            }
+            format = parsed.rawValue
+        }
+        var settings = PhotoSettings(
+            quality: quality, depthDelivery: request.depth ?? true, portraitMatteDelivery: request.portraitMatte ?? true,
+            semanticMatteDelivery: request.semanticMattes == false ? [] : Set(Self.semanticRoles),
+            mirrorsFrontCamera: request.mirrorFront ?? false)
+        settings.outputFormat = format
+        return settings
+    }
+
+    /// A rectangle an eighth of the frame wide and high around a tapped point, inside the frame.
+    static func regionOfInterest(at point: FocusRequest, in size: FrameSize) -> String? {
+        let width = max(16, size.width / 8), height = max(16, size.height / 8)
+        let left = min(max(0, Int(point.x * Double(size.width)) - width / 2), size.width - width)
+        let top = min(max(0, Int(point.y * Double(size.height)) - height / 2), size.height - height)
+        return "\(left),\(top),\(width),\(height)"
+    }
+}
+
+/// A control value as JSON gives it: a number, true/false, a menu entry's name, or a rectangle.
+struct ControlInput: Decodable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int64.self) {
+            text = "\(number)"
+        } else if let flag = try? container.decode(Bool.self) {
+            text = flag ? "1" : "0"
+        } else if let string = try? container.decode(String.self) {
+            text = string
+        } else {
+            let r = try container.decode(ControlRectangle.self)
+            text = "\(r.left),\(r.top),\(r.width),\(r.height)"
+        }
+    }
+}
+
+extension JSONReply {
+    /// A camera's controls, with the fields in `extra`.
+    static func ok(_ extra: [String: String], controls: [CameraControl]) throws -> Response {
+        struct Reply: Encodable {
+            var camera: String
+            var controls: [CameraControl]
+        }
+        return try ok(Reply(camera: extra["camera"] ?? "", controls: controls))
+    }
+}

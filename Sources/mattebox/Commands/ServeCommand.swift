@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import MatteboxCapture
+import MatteboxPipeline
+import MatteboxPluginHost
+import MatteboxPressure
+import MatteboxRuntime
+import MatteboxServer
+
+/// `mattebox serve`: the camera app in a browser.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "The camera app: live preview, shutter, camera controls and a photo library in a browser.",
+        discussion: """
+            Serves one page (plain HTML, CSS and JavaScript) with the camera's live preview \
+            (/preview.mjpg: an MJPEG camera's frames pass through untouched; other formats are \
+            encoded once for all viewers), a shutter that takes photos through the pipeline into the \
+            library folder (the same pipeline and writer as `mattebox capture`), the camera switch, \
+            quality, format and auxiliary-image toggles (shown only when the pipeline makes them), \
+            the camera's own controls (exposure, gain, white balance, focus, ...; tap to focus where \
+            the camera has UVC's region of interest), interruption banners, and the library with \
+            thumbnails, overlays of depth and mattes, download, and a trash that can be restored.
+
+            It listens on 127.0.0.1:8088 by default. Any other address needs a token: give one \
+            with --token, or one is made and printed once with the address to open. Requests that \
+            change something always need the token the page carries, and a same-origin request. \
+            The JSON API (GET /api/status, POST /api/capture, GET/PUT /api/controls, GET \
+            /api/events as server-sent events, GET /api/library, ...) is what the page uses; \
+            scripts can use it with the header X-Mattebox-Token.
+            """)
+
+    @OptionGroup var verbosity: Verbosity
+    @OptionGroup var sources: CameraSources
+    @OptionGroup var camera: CameraChoice
+    @Option(help: "Address and port to listen on (HOST:PORT; port 0 picks a free one).") var listen = "127.0.0.1:8088"
+    @Option(help: "Folder the photos are written to and listed from (default: ~/Pictures/Mattebox).") var library: String?
+    @Option(
+        help: "Pipeline file (YAML) or named pipeline; default: portrait-mattes when installed, else turn photos upright.",
+        completion: Completions.pipelines)
+    var pipeline: String?
+    @Option(help: "The token clients must present (default: one is made up at start).") var token: String?
+    @Flag(help: "Trust X-Forwarded-For from a reverse proxy on this machine when deciding who is local.") var behindProxy = false
+    @Flag(help: "Do not follow the machine's thermal and CPU pressure.") var ignorePressure = false
+
+    func validate() throws {
+        guard Self.split(listen) != nil else {
+            throw ValidationError("--listen takes HOST:PORT (127.0.0.1:8088, [::1]:8088, 0.0.0.0:8088), not \(listen)")
+        }
+        if let token, token.count < 16 || token.contains(where: { $0.isWhitespace }) {
+            throw ValidationError("--token must be at least 16 characters without spaces")
+        }
+    }
+
+    static func split(_ address: String) -> (host: String, port: Int)? {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { return nil }
+        var host = String(address[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func run() throws {
+        let (host, port) = Self.split(listen)!
+        let cameras = try sources.discover()
+        let chosen = try camera.choose(from: cameras)
+        let folder = library.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures/Mattebox")
+        var configuration = ServeConfiguration(library: folder)
+        configuration.host = host
+        configuration.port = port
+        configuration.token = token
+        configuration.behindProxy = behindProxy
+        let pipelineSource = try pipeline.map { try PipelineSource.load($0) }
+            ?? (PipelineSource.named["portrait-mattes"] != nil ? try PipelineSource.load("portrait-mattes") : PipelineSource.load(nil))
+        let app = try CameraApp(
+            configuration: configuration, cameras: cameras, camera: chosen, pipeline: pipelineSource,
+            registry: PluginRegistry.discoverForThisExecutable(), pressureMonitor: ignorePressure ? nil : PressureMonitor())
+        let policy = app.policy
+        let pipelineName = pipelineSource.path
+        try runBlocking {
+            try await app.run { address in
+                let shown = address.contains(":") && address.split(separator: ":").count > 2 ? "[\(address)]" : address
+                var lines = ["Mattebox camera app: http://\(shown)/  (library \(folder.path), pipeline \(pipelineName))"]
+                if policy.mustAnnounceToken {
+                    lines.append("Clients beyond this machine need the token; open http://\(shown)/?token=\(policy.token)")
+                } else if !policy.listensOnLoopbackOnly {
+                    lines.append("Clients beyond this machine need the token given with --token (open /?token=...)")
+                }
+                print(lines.joined(separator: "\n"))
+                fflush(nil)
+            }
+        }
+    }
+}
