@@ -28,7 +28,7 @@ extension CameraApp {
                     .contentType: "multipart/x-mixed-replace; boundary=\(Self.previewBoundary)", .cacheControl: "no-store",
                 ],
                 body: ResponseBody { writer in
-                    for await jpeg in frames { try await writer.write(PreviewHub.part(jpeg, boundary: Self.previewBoundary)) }
+                    for await jpeg in frames { try await writer.write(contentsOf: PreviewHub.part(jpeg, boundary: Self.previewBoundary)) }
                     try await writer.finish(nil)
                 })
         }

@@ -108,12 +108,10 @@ final class PreviewHub: Sendable {
         for viewer in state.withLock({ Array($0.viewers.values) }) { viewer.finish() }
     }
 
-    /// One part of a multipart/x-mixed-replace stream.
-    static func part(_ jpeg: ByteBuffer, boundary: String) -> ByteBuffer {
-        var buffer = ByteBuffer()
-        buffer.writeString("--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.readableBytes)\r\n\r\n")
-        buffer.writeImmutableBuffer(jpeg)
-        buffer.writeString("\r\n")
-        return buffer
+    /// One part of a multipart/x-mixed-replace stream: its head, the shared JPEG
+    /// itself (never copied per viewer), and the line end.
+    static func part(_ jpeg: ByteBuffer, boundary: String) -> [ByteBuffer] {
+        let head = "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.readableBytes)\r\n\r\n"
+        return [ByteBuffer(string: head), jpeg, ByteBuffer(string: "\r\n")]
     }
 }

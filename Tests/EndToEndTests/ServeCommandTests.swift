@@ -1,0 +1,161 @@
+import Foundation
+import MatteboxTestSupport
+import Testing
+
+/// `mattebox serve` over HTTP without a browser: the API, the token and
+/// origin rules, the limits, the library, and a preview that many viewers
+/// cannot turn against the camera.
+@Suite(.serialized) struct ServeCommandTests {
+    @Test func theShutterWritesIntoTheLibraryAndTrashCanBeRestored() throws {
+        let app = try ServedApp()
+        let refused = try app.send("POST", "/api/capture", json: "{}")
+        #expect(refused.status == 403, "a change without the page's token is refused")
+        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg"}"#, token: true)
+        #expect(shot.status == 200, "\(String(decoding: shot.body, as: UTF8.self))")
+        let id = try #require(shot.json["id"] as? String)
+        #expect(id.hasSuffix(".jpg") && FileManager.default.fileExists(atPath: app.library.appendingPathComponent(id).path))
+
+        let listing = try app.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
+        #expect(listing.first?["id"] as? String == id)
+        let thumbnail = try app.send("GET", "/api/library/\(id)/thumbnail.jpg")
+        #expect(thumbnail.status == 200 && thumbnail.body.starts(with: [0xFF, 0xD8]))
+
+        #expect(try app.send("DELETE", "/api/library/\(id)", token: true).status == 200)
+        #expect(!FileManager.default.fileExists(atPath: app.library.appendingPathComponent(id).path))
+        #expect(FileManager.default.fileExists(atPath: app.library.appendingPathComponent(".trash/\(id)").path))
+        #expect((try app.send("GET", "/api/trash").json["photos"] as? [[String: Any]])?.first?["id"] as? String == id)
+        #expect(try app.send("POST", "/api/trash/\(id)/restore", token: true).status == 200)
+        #expect(FileManager.default.fileExists(atPath: app.library.appendingPathComponent(id).path))
+
+        // A file another tool drops into the folder appears; the index on disk is kept.
+        try FileManager.default.copyItem(
+            at: TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg"),
+            to: app.library.appendingPathComponent("from-elsewhere.jpg"))
+        let again = try app.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
+        #expect(Set(again.compactMap { $0["id"] as? String }) == [id, "from-elsewhere.jpg"])
+        #expect(FileManager.default.fileExists(atPath: app.library.appendingPathComponent(".mattebox/library.json").path))
+    }
+
+    @Test func clientsBeyondLoopbackNeedTheTokenAndForeignOriginsAreRefused() throws {
+        let app = try ServedApp(["--behind-proxy"])
+        let remote = "X-Forwarded-For: 203.0.113.7"
+        let anonymous = try app.send("GET", "/api/status", headers: [remote])
+        #expect(anonymous.status == 401, "a non-loopback client without the token is refused")
+        #expect(String(decoding: anonymous.body, as: UTF8.self).contains("token"))
+        #expect(try app.send("GET", "/api/status", headers: [remote, "Authorization: Bearer \(app.token)"]).status == 200)
+        let login = try app.send("GET", "/?token=\(app.token)", headers: [remote])
+        #expect(login.status == 303 && login.head.lowercased().contains("set-cookie: mattebox_token="))
+        #expect(try app.send("GET", "/api/status", headers: [remote, "Cookie: mattebox_token=\(app.token)"]).status == 200)
+        #expect(try app.send("GET", "/api/status", headers: [remote, "Authorization: Bearer wrong"]).status == 401)
+        // A cookie is not enough to change things: a forged cross-site request carries cookies too.
+        #expect(try app.send("POST", "/api/session/resume", headers: ["Cookie: mattebox_token=\(app.token)"]).status == 403)
+        #expect(try app.send("POST", "/api/session/resume", token: true, headers: ["Origin: http://evil.example"]).status == 403)
+        #expect(try app.send("POST", "/api/session/resume", token: true, headers: ["Origin: http://127.0.0.1:\(app.port)"]).status == 200)
+        // DNS rebinding: a foreign host name for a loopback server.
+        #expect(try app.send("GET", "/api/status", host: "evil.example:\(app.port)").status == 403)
+    }
+
+    @Test func limitsOnHeadersBodiesAndPathsHold() throws {
+        let app = try ServedApp()
+        let huge = try app.send("GET", "/api/status", headers: ["X-Filler: " + String(repeating: "a", count: 20_000)])
+        #expect(huge.status != 200, "an oversized header is refused (status \(huge.status))")
+        let body = "{\"gain\": \"" + String(repeating: "9", count: 100_000) + "\"}"
+        #expect(try app.send("PUT", "/api/controls", json: body, token: true).status == 413)
+        #expect(try app.send("PUT", "/api/controls", json: "not json", token: true).status == 400)
+        for path in ["/api/library/..%2F..%2Fetc%2Fpasswd/file", "/api/library/.mattebox/file", "/api/library/passwd.jpg/file"] {
+            #expect(try app.send("GET", path).status == 404, "\(path)")
+        }
+        try FileManager.default.createSymbolicLink(
+            atPath: app.library.appendingPathComponent("link.jpg").path, withDestinationPath: "/etc/passwd")
+        #expect(try app.send("GET", "/api/library/link.jpg/file").status == 404, "a symbolic link is never followed")
+        let listing = try app.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
+        #expect(!listing.contains { $0["id"] as? String == "link.jpg" })
+        // The server still answers after all that.
+        #expect(try app.send("GET", "/api/status").status == 200)
+    }
+
+    @Test func controlsAndFocusGoThroughTheCameraAndShowInThePreview() throws {
+        let app = try ServedApp()
+        func brightness() throws -> Double {
+            let jpeg = try app.send("GET", "/preview.jpg").body
+            let url = try TestEnvironment.scratchDirectory("preview").appendingPathComponent("frame.jpg")
+            try jpeg.write(to: url)
+            let stats = TestEnvironment.run(["vips", "avg", url.path])
+            return Double(stats.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        let before = try brightness()
+        let set = try app.send("PUT", "/api/controls", json: #"{"exposure_time_absolute": 450, "auto_exposure": "manual_mode"}"#, token: true)
+        #expect(set.status == 200, "\(String(decoding: set.body, as: UTF8.self))")
+        Thread.sleep(forTimeInterval: 0.8)
+        let after = try brightness()
+        #expect(after > before * 1.3, "manual exposure brightens the preview: \(before) -> \(after)")
+        let bad = try app.send("PUT", "/api/controls", json: #"{"gain": 1000}"#, token: true)
+        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("within 0...100"))
+        let focus = try app.send("POST", "/api/focus", json: #"{"x": 0.25, "y": 0.5}"#, token: true)
+        let controls = focus.json["controls"] as? [[String: Any]] ?? []
+        let rectangle = controls.first { $0["name"] as? String == "region_of_interest_rectangle" }?["value"] as? [String: Int]
+        // The stream is 1280x960: an eighth of it around (320, 480).
+        #expect(rectangle == ["left": 240, "top": 420, "width": 160, "height": 120], "\(String(decoding: focus.body, as: UTF8.self))")
+    }
+
+    @Test func mjpegPassesThroughYUYVIsEncodedOnceAndIdleViewersCannotStopCapture() throws {
+        let app = try ServedApp()
+        // Two viewers read a few parts each: whole JPEGs, the camera's own bytes.
+        for _ in 0..<2 {
+            let fd = try ServedApp.connect(port: app.port)
+            ServedApp.write(fd, "GET /preview.mjpg HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\n\r\n")
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while data.count < 400_000 {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { break }
+                data.append(contentsOf: buffer[0..<n])
+            }
+            close(fd)
+            #expect(String(decoding: data.prefix(400), as: UTF8.self).contains("multipart/x-mixed-replace"))
+            #expect(data.range(of: Data("Content-Type: image/jpeg".utf8)) != nil)
+        }
+        let counters = try app.send("GET", "/api/status").json["preview"] as? [String: Int] ?? [:]
+        #expect((counters["passedThrough"] ?? 0) > 0 && counters["encoded"] == 0, "\(counters)")
+
+        // 200 viewers that never read.
+        let memoryBefore = app.residentMiB
+        var idle: [Int32] = []
+        defer { idle.forEach { close($0) } }
+        for _ in 0..<200 {
+            let fd = try ServedApp.connect(port: app.port)
+            ServedApp.write(fd, "GET /preview.mjpg HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\n\r\n")
+            idle.append(fd)
+        }
+        Thread.sleep(forTimeInterval: 3)
+        let settled = app.residentMiB
+        Thread.sleep(forTimeInterval: 3)
+        print("serve with 200 idle viewers: \(memoryBefore) MiB -> \(settled) -> \(app.residentMiB) MiB")
+        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg"}"#, token: true)
+        #expect(shot.status == 200, "capture works with 200 idle viewers: \(String(decoding: shot.body, as: UTF8.self))")
+        let status = try app.send("GET", "/api/status").json
+        #expect((status["preview"] as? [String: Int])?["viewers"] ?? 0 >= 200)
+        #expect(app.residentMiB - memoryBefore < 200, "memory stays bounded: \(memoryBefore) -> \(app.residentMiB) MiB")
+
+        // The YUYV front camera: frames are encoded, once however many watch.
+        let cameras = status["cameras"] as? [[String: Any]] ?? []
+        let front = try #require(cameras.first { $0["position"] as? String == "front" }?["id"] as? String)
+        #expect(try app.send("POST", "/api/camera", json: "{\"camera\": \"\(front)\"}", token: true).status == 200)
+        Thread.sleep(forTimeInterval: 1.5)
+        let after = try app.send("GET", "/api/status").json["preview"] as? [String: Int] ?? [:]
+        #expect((after["encoded"] ?? 0) > 0, "\(after)")
+    }
+
+    @Test func anUnpluggedCameraInterruptsAndAReplugResumes() throws {
+        let app = try ServedApp()
+        #expect(try app.send("POST", "/api/replay/unplug", token: true).status == 200)
+        Thread.sleep(forTimeInterval: 1)
+        let session = try app.send("GET", "/api/status").json["session"] as? [String: Any] ?? [:]
+        #expect(session["state"] as? String == "interrupted" && session["interruption"] as? String == "videoDeviceNotAvailable")
+        #expect(try app.send("POST", "/api/capture", json: "{}", token: true).status == 503)
+        #expect(try app.send("POST", "/api/replay/replug", token: true).status == 200)
+        Thread.sleep(forTimeInterval: 1.5)
+        let resumed = try app.send("GET", "/api/status").json["session"] as? [String: Any] ?? [:]
+        #expect(resumed["state"] as? String == "running")
+    }
+}
