@@ -10,7 +10,7 @@ BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
 	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-onnx libturbojpeg0-dev
 
-.PHONY: all release man deps build models test check-layers check-plugins demo bench bench-quality install uninstall samples clean
+.PHONY: all release man deps build models test test-browser check-layers check-plugins demo bench bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 
@@ -44,9 +44,15 @@ build: deps
 models: build
 	$(BIN_DIR)/mattebox models install
 
-## test: build everything, check the module layering, then run every test (the plugins must exist first)
+## test: build everything, check the module layering, run every test (the plugins must exist first),
+## then the camera app in a real browser (test-browser)
 test: build check-layers
 	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
+	Tests/Browser/run.sh $(BIN_DIR)/mattebox
+
+## test-browser: `mattebox serve` in Debian's chromium driven by Playwright (screenshots in test-artifacts/browser)
+test-browser: build
+	Tests/Browser/run.sh $(BIN_DIR)/mattebox
 
 ## check-layers: modules depend only on modules earlier in the flow (ARCHITECTURE.md), plugins on the SDK only
 check-layers:
@@ -159,4 +165,4 @@ uninstall:
 	-rmdir $(INSTALL_ROOT)/include/mattebox 2>/dev/null
 
 clean:
-	rm -rf .build demo-out bench-out bench-quality.md bench-batch.md bench-capture.md bench-plugins.md bench-startup.md bench-passthrough.md bench-large.md
+	rm -rf .build demo-out bench-out test-artifacts bench-quality.md bench-batch.md bench-capture.md bench-plugins.md bench-startup.md bench-passthrough.md bench-large.md

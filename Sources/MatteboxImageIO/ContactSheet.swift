@@ -43,10 +43,11 @@ public enum ContactSheet {
         return overlay(view, on: primary, isDepth: isDepth)
     }
 
-    /// A small upright picture of the photo: its stored thumbnail when it has one, else the primary scaled down.
-    public static func thumbnail(_ photo: Photo, longSide: Int = 320) throws -> PixelImage {
+    /// A small upright picture of the photo: its stored thumbnail when it has one (and
+    /// `storedThumbnail` allows), else the primary scaled down.
+    public static func thumbnail(_ photo: Photo, longSide: Int = 320, storedThumbnail: Bool = true) throws -> PixelImage {
         let upright = try photo.displayedUpright()
-        let source = upright.auxiliary[.thumbnail] ?? upright.primary
+        let source = (storedThumbnail ? upright.auxiliary[.thumbnail] : nil) ?? upright.primary
         let (width, height) = fitted(source, longSide: longSide)
         return try ImageGeometry.resized(rgb8(source), width: width, height: height)
     }

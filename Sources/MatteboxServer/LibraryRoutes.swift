@@ -18,8 +18,11 @@ extension CameraApp {
         }
         router.get("/api/library/{id}/overlay/{role}") { _, context in
             try Self.answer {
-                let png = try library.overlay(context.parameters.require("id"), role: context.parameters.require("role"))
-                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=60"], body: .init(byteBuffer: ByteBuffer(data: png)))
+                let role = try context.parameters.require("role")
+                let image = try library.overlay(context.parameters.require("id"), role: role)
+                return Response(
+                    status: .ok, headers: [.contentType: role == "primary" ? "image/jpeg" : "image/png", .cacheControl: "private, max-age=60"],
+                    body: .init(byteBuffer: ByteBuffer(data: image)))
             }
         }
         router.get("/api/library/{id}/file") { _, context in

@@ -152,9 +152,13 @@ final class PhotoLibrary: Sendable {
         return data
     }
 
-    /// An auxiliary image laid over the photo, as `inspect --sheet` draws it, as PNG.
+    /// An auxiliary image laid over the photo, as `inspect --sheet` draws it, as PNG;
+    /// for "primary", the photo itself (upright, at most 1024 px).
     func overlay(_ id: String, role: String) throws -> Data {
         let photo = try self.photo(id)
+        if role == "primary" {
+            return try ImageEncoder.encode(try ContactSheet.thumbnail(photo, longSide: 1024, storedThumbnail: false), as: .jpeg, quality: 88)
+        }
         guard photo.auxiliary[ImageRole(rawValue: role)] != nil else { throw LibraryError.noAuxiliary(id, role) }
         return try ImageEncoder.encode(try ContactSheet.overlay(photo, role: ImageRole(rawValue: role)), as: .png)
     }

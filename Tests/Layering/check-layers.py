@@ -19,11 +19,13 @@ import sys
 LAYERS = [
     "MatteboxRuntime", "MatteboxGeometry", "MatteboxPressure", "MatteboxModels", "MatteboxCore", "MatteboxISOBMFF", "MatteboxHEIF",
     "MatteboxImageIO", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation",
-    "MatteboxCapture", "MatteboxCaptureService", "mattebox",
+    "MatteboxCapture", "MatteboxCaptureService", "MatteboxServer", "mattebox",
 ]
 FORBIDDEN = {
     "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation"},
     "MatteboxPipeline": {"MatteboxCapture", "MatteboxCaptureService"},
+    # The camera app is a front end: it uses the composition, never the vision or evaluation code.
+    "MatteboxServer": {"MatteboxVision", "MatteboxEvaluation"},
 }
 PLUGIN_ALLOWED = {"MatteboxPluginSDK", "MatteboxVisionPluginKit", "MatteboxGeometry", "CMatteboxPluginABI", "CVision"}
 

@@ -11,6 +11,7 @@ enum AppPage {
         <meta name="mattebox-token" content="{{TOKEN}}">
         <title>Mattebox</title>
         <link rel="stylesheet" href="/app.css">
+        <link rel="icon" href="data:,">
         </head>
         <body>
         <header>

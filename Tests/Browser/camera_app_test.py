@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""The camera app (`mattebox serve`) in a real browser: Debian's chromium driven by
+Playwright. Starts the server with replay cameras and a scratch library, then checks
+what a user sees: the preview moves, the shutter writes a photo that shows in the
+library with its matte overlays, the front camera's preview differs and is mirrored,
+manual exposure brightens the preview, an unplugged camera shows a banner that a
+replug clears, trash and restore, and a client beyond loopback is refused without the
+token. A screenshot of each step goes to the artifacts folder.
+
+Usage: camera_app_test.py --mattebox PATH --artifacts DIR [--chromium PATH]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+FACES = Path("/usr/share/doc/opencv-doc/examples/data/messi5.jpg")
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def start_server(mattebox, folder):
+    """mattebox serve on a free loopback port, behind a pretend proxy so a test can
+    speak as a client beyond loopback (X-Forwarded-For)."""
+    flipped = folder / "messi5-flipped.png"
+    subprocess.run(["vips", "flip", str(FACES), str(flipped), "horizontal"], check=True)
+    config = folder / "cameras.yaml"
+    config.write_text(f"""cameras:
+  - name: Browser Back
+    position: back
+    images: [{FACES}, {flipped}]
+    framesPerPicture: 12
+    format: MJPG
+    sizes: [640x480]
+    regionOfInterest: true
+  - name: Browser Front
+    position: front
+    images: [{ROOT}/Samples/photos/selfie-front.jpg]
+    format: YUYV
+    sizes: [640x480]
+""")
+    library = folder / "library"
+    process = subprocess.Popen(
+        [mattebox, "serve", "--cameras", str(config), "--library", str(library), "--listen", "127.0.0.1:0",
+         "--pipeline", "portrait-mattes", "--behind-proxy", "--ignore-pressure"],
+        stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not match:
+        process.kill()
+        raise Failure(f"mattebox serve printed no address: {line!r}")
+    return process, f"http://127.0.0.1:{match.group(1)}", library
+
+
+def preview_signature(page):
+    """The preview as the page shows it, reduced to 8x6 grey levels and the mean, read through a canvas."""
+    return page.evaluate("""() => {
+        const img = document.getElementById('preview');
+        const canvas = document.createElement('canvas');
+        canvas.width = 8; canvas.height = 6;
+        const context = canvas.getContext('2d');
+        context.drawImage(img, 0, 0, 8, 6);
+        const data = context.getImageData(0, 0, 8, 6).data;
+        const cells = [];
+        for (let i = 0; i < data.length; i += 4) cells.push(Math.round((data[i] + data[i + 1] + data[i + 2]) / 3));
+        return { cells, mean: cells.reduce((a, b) => a + b, 0) / cells.length, width: img.naturalWidth };
+    }""")
+
+
+def wait_for(predicate, seconds, message):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise Failure(message)
+
+
+def run(mattebox, artifacts, chromium):
+    artifacts.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="mattebox-browser-"))
+    server, url, library = start_server(mattebox, folder)
+    steps = []
+
+    def shot(page, name):
+        path = artifacts / f"{len(steps) + 1:02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        steps.append(str(path))
+        print(f"  ok: {name} ({path})")
+
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=chromium, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.on("response", lambda response: print(f"  HTTP {response.status}: {response.url}") if response.status >= 400 and response.status != 401 else None)
+            page.goto(url + "/")
+            expect(page.get_by_test_id("shutter")).to_be_enabled(timeout=20000)
+            token = page.locator('meta[name="mattebox-token"]').get_attribute("content")
+            headers = {"X-Mattebox-Token": token}
+
+            # The preview moves: the replay camera alternates two pictures every 12 frames.
+            first = wait_for(lambda: (s := preview_signature(page))["width"] > 0 and s, 10, "the preview never showed a frame")
+            wait_for(lambda: preview_signature(page)["cells"] != first["cells"], 10, "the preview <img> did not change over time")
+            shot(page, "preview")
+
+            # The shutter writes a photo that appears in the library with its mattes.
+            page.get_by_test_id("shutter").click()
+            expect(page.get_by_test_id("result")).to_have_attribute("data-photo", re.compile(r"\.heic$"), timeout=60000)
+            photo = page.get_by_test_id("result").get_attribute("data-photo")
+            check((library / photo).is_file(), f"{photo} is not in the library folder")
+            item = page.locator(f'#library .item[data-photo="{photo}"]')
+            expect(item).to_be_visible(timeout=10000)
+            expect(item.locator(".badge").first).to_be_visible()
+            badges = item.locator(".badge").all_inner_texts()
+            check(any("portrait" in badge.lower() for badge in badges), f"no portrait matte on the photo: {badges}")
+            shot(page, "shutter-library")
+            item.click()
+            layer = page.locator('#viewer-layers button[data-layer="portraitMatte"]')
+            layer.click()
+            viewer = page.get_by_test_id("viewer-image")
+            expect(viewer).to_have_attribute("data-layer", "portraitMatte")
+            wait_for(lambda: page.evaluate("() => { const i = document.getElementById('viewer-image');"
+                                           " return i.complete && i.naturalWidth > 0 && i.src.includes('/overlay/portraitMatte'); }"),
+                     20, "the portrait matte overlay did not load")
+            shot(page, "viewer-overlay")
+
+            # The front camera: a different picture, mirrored as iOS previews it.
+            back = preview_signature(page)
+            page.get_by_test_id("camera").select_option(label="Browser Front (front)")
+            expect(page.get_by_test_id("preview")).to_have_class(re.compile("mirrored"), timeout=10000)
+            wait_for(lambda: abs(preview_signature(page)["mean"] - back["mean"]) > 5
+                     or preview_signature(page)["cells"] != back["cells"], 10, "switching to the front camera did not change the preview")
+            shot(page, "front-camera")
+            page.get_by_test_id("camera").select_option(label="Browser Back (back)")
+            expect(page.get_by_test_id("preview")).not_to_have_class(re.compile("mirrored"), timeout=10000)
+
+            # Manual exposure: switch the mode, then a longer exposure brightens the preview.
+            time.sleep(1)
+            before = sum(preview_signature(page)["mean"] for _ in range(3)) / 3
+            page.locator('[data-testid="control-auto_exposure"]').select_option(label="Manual Mode")
+            slider = page.locator('[data-testid="control-exposure_time_absolute"]')
+            expect(slider).to_be_enabled(timeout=5000)
+            slider.evaluate("(s) => { s.value = 600; s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change')); }")
+            wait_for(lambda: preview_signature(page)["mean"] > before * 1.25, 10,
+                     f"manual exposure did not brighten the preview (mean {before:.1f})")
+            shot(page, "manual-exposure")
+
+            # Unplug: the banner says why; replug clears it.
+            response = page.request.post(url + "/api/replay/unplug", headers=headers)
+            check(response.ok, f"unplug failed: {response.status}")
+            banner = page.get_by_test_id("banner")
+            expect(banner).to_be_visible(timeout=10000)
+            expect(banner).to_have_attribute("data-reason", "videoDeviceNotAvailable")
+            expect(page.get_by_test_id("shutter")).to_be_disabled()
+            shot(page, "unplugged")
+            check(page.request.post(url + "/api/replay/replug", headers=headers).ok, "replug failed")
+            expect(banner).to_be_hidden(timeout=10000)
+            expect(page.get_by_test_id("shutter")).to_be_enabled(timeout=10000)
+            shot(page, "replugged")
+
+            # Delete moves the photo to the trash; restore brings it back.
+            item.click()
+            page.get_by_test_id("delete").click()
+            expect(page.locator(f'#library .item[data-photo="{photo}"]')).to_have_count(0, timeout=10000)
+            trashed = page.locator(f'#trash .item[data-photo="{photo}"]')
+            expect(trashed).to_be_visible()
+            check((library / ".trash" / photo).is_file() and not (library / photo).exists(), "the file did not move to .trash")
+            shot(page, "trash")
+            trashed.get_by_test_id("restore").click()
+            expect(page.locator(f'#library .item[data-photo="{photo}"]')).to_be_visible(timeout=10000)
+            check((library / photo).is_file(), "restore did not bring the file back")
+            shot(page, "restored")
+
+            # A client beyond loopback (through the proxy) without the token is refused; with it, it gets in.
+            remote = browser.new_context(extra_http_headers={"X-Forwarded-For": "198.51.100.9"})
+            outsider = remote.new_page()
+            refused = outsider.goto(url + "/")
+            check(refused.status == 401, f"a non-loopback client without a token got {refused.status}")
+            check("token" in outsider.content(), "the refusal does not say a token is needed")
+            shot(outsider, "refused-without-token")
+            admitted = outsider.goto(url + f"/?token={token}")
+            check(admitted.ok, f"the token did not admit the client: {admitted.status}")
+            expect(outsider.get_by_test_id("shutter")).to_be_enabled(timeout=20000)
+            shot(outsider, "admitted-with-token")
+            browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"browser test passed: {len(steps)} screenshots in {artifacts}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mattebox", required=True)
+    parser.add_argument("--artifacts", required=True, type=Path)
+    parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    arguments = parser.parse_args()
+    if not FACES.is_file():
+        print(f"browser test: {FACES} is missing (Debian package opencv-doc)", file=sys.stderr)
+        return 1
+    try:
+        run(arguments.mattebox, arguments.artifacts, arguments.chromium)
+    except Failure as failure:
+        print(f"browser test FAILED: {failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
