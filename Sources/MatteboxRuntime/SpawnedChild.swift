@@ -73,8 +73,20 @@ public struct SpawnedChild: Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The child starts with the default signal handling, whatever this process
+        // blocks or ignores (SIGPIPE here; a test runner may block SIGTERM), so it can be stopped.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signalNumber in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let status = posix_spawn(&child, arguments[0], &actions, nil, argv, envp)
+        let status = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
         theirs.forEach { _ = Foundation.close($0) }
         theirs = []
         guard status == 0 else {

@@ -85,6 +85,27 @@ public final class CameraApp: Sendable {
             heartbeat.cancel()
         }
         try await session.startRunning()
+        // Hummingbird shuts down gracefully on SIGINT/SIGTERM, waiting for open responses;
+        // the live preview and event streams never end by themselves, so end them first.
+        // A viewer that stopped reading keeps its last write pending for ever: after a grace
+        // period the photos in flight are finished and the process ends regardless.
+        let session = self.session
+        let closers = [SIGINT, SIGTERM].map { signalNumber in
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                hub.finish()
+                timeline.finish()
+                Task {
+                    try? await Task.sleep(for: .seconds(5))
+                    Log.emit(.warning, "connections still open 5 s after the stop request (clients not reading); closing them")
+                    await session.stopRunning()
+                    exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
+        defer { closers.forEach { $0.cancel() } }
 
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessMiddleware(policy: policy))
@@ -123,3 +144,4 @@ public final class CameraApp: Sendable {
     /// The camera the session streams now.
     func currentCamera() async -> CameraDevice { await session.configuration.camera }
 }
+

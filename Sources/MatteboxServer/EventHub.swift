@@ -33,6 +33,7 @@ final class EventHub: Sendable {
     fileprivate struct State {
         var status = Status()
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
+        var closed = false
     }
 
     fileprivate let state = Mutex(State())
@@ -47,7 +48,7 @@ final class EventHub: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
         let id = UUID()
         let admitted = state.withLock { state -> Bool in
-            guard state.listeners.count < maximumListeners else { return false }
+            guard !state.closed, state.listeners.count < maximumListeners else { return false }
             state.listeners[id] = continuation
             continuation.yield(Event(type: "status", status: state.status))
             return true
@@ -59,7 +60,15 @@ final class EventHub: Sendable {
 
     func run(_ events: AsyncStream<CaptureEvent>) async {
         for await event in events { publish(event) }
-        for listener in state.withLock({ Array($0.listeners.values) }) { listener.finish() }
+    }
+
+    /// Ends every event stream and admits no more (the server is shutting down).
+    func finish() {
+        let listeners = state.withLock { state in
+            state.closed = true
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.finish() }
     }
 
     func publish(_ event: CaptureEvent) {

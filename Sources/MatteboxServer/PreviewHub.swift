@@ -23,6 +23,7 @@ final class PreviewHub: Sendable {
         var latest: ByteBuffer?
         var latestTime = Date.distantPast
         var counters = Counters()
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -62,7 +63,7 @@ final class PreviewHub: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         let admitted = state.withLock { state -> Bool in
-            guard state.viewers.count < maximumViewers else { return false }
+            guard !state.closed, state.viewers.count < maximumViewers else { return false }
             state.viewers[id] = continuation
             state.counters.viewers = state.viewers.count
             if let latest = state.latest { continuation.yield(latest) }
@@ -101,11 +102,15 @@ final class PreviewHub: Sendable {
             }
             for viewer in viewers { viewer.yield(jpeg) }
         }
-        finish()
     }
 
+    /// Ends every viewer's stream and admits no more (the server is shutting down).
     func finish() {
-        for viewer in state.withLock({ Array($0.viewers.values) }) { viewer.finish() }
+        let viewers = state.withLock { state in
+            state.closed = true
+            return Array(state.viewers.values)
+        }
+        for viewer in viewers { viewer.finish() }
     }
 
     /// One part of a multipart/x-mixed-replace stream: its head, the shared JPEG

@@ -159,3 +159,26 @@ import Testing
         #expect(resumed["state"] as? String == "running")
     }
 }
+
+extension ServeCommandTests {
+    @Test func stoppingEndsOpenPreviewAndEventStreams() throws {
+        let app = try ServedApp()
+        var open: [Int32] = []
+        defer { open.forEach { close($0) } }
+        for path in ["/preview.mjpg", "/api/events"] {
+            let fd = try ServedApp.connect(port: app.port)
+            ServedApp.write(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\n\r\n")
+            open.append(fd)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        kill(app.pid, SIGTERM)
+        var status: Int32 = 0
+        var exited = false
+        for _ in 0..<200 where !exited {
+            exited = waitpid(app.pid, &status, WNOHANG) == app.pid
+            if !exited { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(exited, "SIGTERM with a viewer and an event stream open must not hang the server")
+        #expect(exited && status & 0x7f == 0 && (status >> 8) & 0xff == 0, "clean exit, status \(status)")
+    }
+}
