@@ -98,7 +98,8 @@ demo: build
 ## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against
 ## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md);
 ## vision plugin time per 12 MP photo at each effort (bench-plugins.md); mattes added to 12 MP HEICs
-## with the primary copied as coded against --reencode (bench-passthrough.md); a 200 MP HEIC (bench-large.md)
+## with the primary copied as coded against --reencode (bench-passthrough.md); a 200 MP HEIC (bench-large.md);
+## the camera app's CPU with 2 preview viewers and its shutter-to-file (bench-serve.md)
 bench: deps
 	@command -v /usr/bin/convert >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends imagemagick; }
@@ -110,6 +111,7 @@ bench: deps
 	Samples/bench/plugin-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/plugins bench-plugins.md bench-startup.md
 	Samples/bench/passthrough-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/passthrough bench-passthrough.md
 	Samples/bench/large-photo-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/large bench-large.md
+	Samples/bench/serve-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/serve bench-serve.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), and stereo on
 ## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh (release build)
@@ -165,4 +167,4 @@ uninstall:
 	-rmdir $(INSTALL_ROOT)/include/mattebox 2>/dev/null
 
 clean:
-	rm -rf .build demo-out bench-out test-artifacts bench-quality.md bench-batch.md bench-capture.md bench-plugins.md bench-startup.md bench-passthrough.md bench-large.md
+	rm -rf .build demo-out bench-out test-artifacts bench-quality.md bench-batch.md bench-capture.md bench-plugins.md bench-startup.md bench-passthrough.md bench-large.md bench-serve.md

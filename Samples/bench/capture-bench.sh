@@ -13,7 +13,7 @@ mkdir -p "$out"
         for format in jpeg heic; do
             json="$out/capture-$quality-$format.json"
             "$mattebox" capture --cameras "$here/../cameras.yaml" --back --count 10 --interval 0.3 \
-                --quality "$quality" --format "$format" -o "$out/capture" --json > "$json"
+                --priority "$quality" --format "$format" -o "$out/capture" --json > "$json"
             python3 - "$json" "$quality" "$format" <<'PY'
 import json, statistics, sys
 report = json.load(open(sys.argv[1]))
