@@ -107,7 +107,7 @@ let package = Package(
             name: "MatteboxServer",
             dependencies: [
                 "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxImageIO",
-                "MatteboxCore", "MatteboxRuntime", "MatteboxPressure",
+                "MatteboxHEIF", "MatteboxCore", "MatteboxRuntime", "MatteboxPressure",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

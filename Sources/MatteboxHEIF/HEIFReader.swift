@@ -36,6 +36,19 @@ public enum HEIFReader {
         }
     }
 
+    /// The file's stored thumbnail (the item `thmb` points from to the primary), decoded
+    /// alone, with the orientation it is displayed in; nil when the file has none.
+    /// Far cheaper than the primary: a library shows this.
+    public static func readThumbnail(at url: URL) throws -> Photo? {
+        let container = try HEIFContainer(bytes: try readBytes(url))
+        guard let id = container.items(referencing: container.primaryID, by: "thmb").first else { return nil }
+        var metadata = PhotoMetadata()
+        let own = transformProperties(of: id, in: container)
+        metadata.orientation = HEIFOrientation.orientation(
+            of: own.isEmpty ? transformProperties(of: container.primaryID, in: container) : own)
+        return Photo(primary: try HEVCCodec.decode(id, in: container), metadata: metadata)
+    }
+
     static func readPhoto(_ bytes: [UInt8]) throws -> Photo {
         let container = try HEIFContainer(bytes: bytes)
         let primaryID = container.primaryID

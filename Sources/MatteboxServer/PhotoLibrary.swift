@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxHEIF
 import MatteboxImageIO
 import MatteboxRuntime
 import Synchronization
@@ -134,6 +135,12 @@ final class PhotoLibrary: Sendable {
         return url
     }
 
+    private static func header(of url: URL) -> [UInt8] {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: 256)) ?? Data())
+    }
+
     func photo(_ id: String) throws -> Photo {
         let url = try file(id)
         do { return try ImageDecoder.decodePhoto(at: url) } catch { throw LibraryError.unreadable(id, "\(error)") }
@@ -146,7 +153,9 @@ final class PhotoLibrary: Sendable {
         let key = "\(id)-\(info.bytes)-\(Int64(info.modified.timeIntervalSince1970 * 1000)).jpg"
         let cached = stateFolder.appendingPathComponent("thumbnails").appendingPathComponent(key)
         if let data = try? Data(contentsOf: cached) { return data }
-        let photo = try self.photo(id)
+        // A HEIF's own thumbnail (thmb) when it has one: no need to decode the whole photo.
+        let stored = HEIFReader.recognizes(Self.header(of: url)) ? try? HEIFReader.readThumbnail(at: url) : nil
+        let photo = try stored ?? self.photo(id)
         let data = try ImageEncoder.encode(try ContactSheet.thumbnail(photo), as: .jpeg, quality: 82)
         try? AtomicFile.write(data, to: cached)
         return data

@@ -90,3 +90,23 @@ struct IPhoneSampleTests {
         #expect(again.metadata.auxiliaryInfo[.portraitMatte]?.xmp == photo.metadata.auxiliaryInfo[.portraitMatte]?.xmp)
     }
 }
+
+extension IPhoneSampleTests {
+    /// A library shows each photo's own thumbnail, decoded alone: present exactly when
+    /// libheif's heif-info lists one, and shaped like the photo as displayed.
+    @Test(arguments: expectations) func theStoredThumbnailIsReadAloneInThePhotosShape(_ expected: Expectation) throws {
+        let url = try #require(Self.samples).appendingPathComponent(expected.file)
+        let thumbnail = try HEIFReader.readThumbnail(at: url)
+        let info = TestEnvironment.run(["heif-info", url.path])
+        if info.status == 0 {
+            #expect((thumbnail != nil) == info.output.contains("thumbnail:"), "\(info.output)")
+        }
+        guard let thumbnail else { return }
+        let upright = try thumbnail.displayedUpright().primary
+        #expect(max(upright.width, upright.height) <= 512)
+        let photo = try HEIFReader.readPhoto(at: url).displayedUpright().primary
+        let aspect = { (w: Int, h: Int) in Double(w) / Double(h) }
+        #expect(abs(aspect(upright.width, upright.height) - aspect(photo.width, photo.height)) < 0.05,
+                "thumbnail \(upright.width)x\(upright.height), photo \(photo.width)x\(photo.height)")
+    }
+}
