@@ -44,14 +44,20 @@ def viewer(results, index, seconds):
 token = re.search(r'content="([0-9a-f]{48})"', urllib.request.urlopen(url + "/").read().decode()).group(1)
 time.sleep(2)
 idle = measure(10)
-results = [None, None]
-threads = [threading.Thread(target=viewer, args=(results, i, 12)) for i in range(2)]
-for thread in threads:
-    thread.start()
-time.sleep(1)
-watched = measure(10)
-for thread in threads:
-    thread.join()
+
+def watched_by_two():
+    """Server CPU over 10 s while 2 viewers read /preview.mjpg for 12 s, and what each viewer got."""
+    results = [None, None]
+    threads = [threading.Thread(target=viewer, args=(results, i, 12)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    time.sleep(1)
+    cpu = measure(10)
+    for thread in threads:
+        thread.join()
+    return cpu, results
+
+watched, results = watched_by_two()
 
 def capture(body):
     request = urllib.request.Request(url + "/api/capture", data=json.dumps(body).encode(), method="POST",
@@ -65,14 +71,7 @@ front = next(c["id"] for c in json.load(urllib.request.urlopen(url + "/api/statu
 urllib.request.urlopen(urllib.request.Request(url + "/api/camera", data=json.dumps({"camera": front}).encode(), method="POST",
                                               headers={"X-Mattebox-Token": token, "Content-Type": "application/json"}))
 time.sleep(1)
-yuyv_results = [None, None]
-threads = [threading.Thread(target=viewer, args=(yuyv_results, i, 12)) for i in range(2)]
-for thread in threads:
-    thread.start()
-time.sleep(1)
-yuyv = measure(10)
-for thread in threads:
-    thread.join()
+yuyv, yuyv_results = watched_by_two()
 for _ in range(10):
     time.sleep(0.3)
 status = json.load(urllib.request.urlopen(url + "/api/status"))

@@ -47,6 +47,8 @@ public final class CameraApp: Sendable {
     public let policy: AccessPolicy
     /// The auxiliary images the pipeline makes (the page hides toggles for the rest).
     let deliverableRoles: Set<ImageRole>
+    /// Cameras with UVC's region of interest (tap to focus), asked once at start.
+    let tapToFocusCameras: Set<String>
 
     public init(
         configuration: ServeConfiguration, cameras: [CameraDevice], camera: CameraDevice?, pipeline: PipelineSource?,
@@ -61,6 +63,9 @@ public final class CameraApp: Sendable {
         session = try CaptureSession(cameras: cameras, camera: camera, delivery: delivery, pressureMonitor: pressureMonitor)
         preview = PreviewHub(maximumViewers: configuration.maximumViewers)
         events = EventHub(maximumListeners: configuration.maximumEventListeners)
+        tapToFocusCameras = Set(cameras.filter { camera in
+            camera.problem == nil && ((try? camera.controls()) ?? []).contains { $0.kind == .rectangle && $0.name == "region_of_interest_rectangle" }
+        }.map(\.id))
         policy = AccessPolicy(listenHost: configuration.host, token: configuration.token, behindProxy: configuration.behindProxy)
     }
 

@@ -30,92 +30,69 @@ final class EventHub: Sendable {
         var status: Status
     }
 
-    fileprivate struct State {
-        var status = Status()
-        var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
-        var closed = false
-    }
+    private let current = Mutex(Status())
+    private let listeners: Subscribers<Event>
 
-    fileprivate let state = Mutex(State())
-    let maximumListeners: Int
+    init(maximumListeners: Int = 64) { listeners = Subscribers(limit: maximumListeners, keepingNewest: 64) }
 
-    init(maximumListeners: Int = 64) { self.maximumListeners = maximumListeners }
-
-    var status: Status { state.withLock { $0.status } }
+    var maximumListeners: Int { listeners.limit }
+    var status: Status { current.withLock { $0 } }
 
     /// Events from now on, starting with the current status; nil when too many listen.
-    func subscribe() -> AsyncStream<Event>? {
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
-        let id = UUID()
-        let admitted = state.withLock { state -> Bool in
-            guard !state.closed, state.listeners.count < maximumListeners else { return false }
-            state.listeners[id] = continuation
-            continuation.yield(Event(type: "status", status: state.status))
-            return true
-        }
-        guard admitted else { return nil }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.listeners[id] = nil } }
-        return stream
-    }
+    func subscribe() -> AsyncStream<Event>? { listeners.subscribe(first: Event(type: "status", status: status)) }
 
     func run(_ events: AsyncStream<CaptureEvent>) async {
         for await event in events { publish(event) }
     }
 
     /// Ends every event stream and admits no more (the server is shutting down).
-    func finish() {
-        let listeners = state.withLock { state in
-            state.closed = true
-            return Array(state.listeners.values)
-        }
-        for listener in listeners { listener.finish() }
-    }
+    func finish() { listeners.finish() }
 
     func publish(_ event: CaptureEvent) {
-        let (message, listeners) = state.withLock { state -> (Event, [AsyncStream<Event>.Continuation]) in
-            var message = Event(type: "", status: state.status)
+        let message = current.withLock { status -> Event in
+            var message = Event(type: "", status: status)
             switch event {
             case .started(let camera):
-                state.status.state = "running"
-                state.status.camera = camera
-                state.status.interruption = nil
+                status.state = "running"
+                status.camera = camera
+                status.interruption = nil
                 message.type = "started"
             case .stopped:
-                state.status.state = "stopped"
+                status.state = "stopped"
                 message.type = "stopped"
             case .interrupted(let reason):
-                state.status.state = "interrupted"
-                state.status.interruption = reason.rawValue
+                status.state = "interrupted"
+                status.interruption = reason.rawValue
                 message.type = "interrupted"
                 message.detail = reason.rawValue
             case .interruptionEnded:
-                state.status.state = "running"
-                state.status.interruption = nil
+                status.state = "running"
+                status.interruption = nil
                 message.type = "interruptionEnded"
             case .runtimeError(let error):
-                state.status.lastError = error
+                status.lastError = error
                 message.type = "runtimeError"
                 message.detail = error
             case .cameraChanged(let camera):
-                state.status.camera = camera
+                status.camera = camera
                 message.type = "cameraChanged"
                 message.detail = camera
             case .systemPressure(let level):
-                state.status.pressure = level.description
+                status.pressure = level.description
                 message.type = "systemPressure"
                 message.detail = level.description
             case .frameRate(let rate):
-                state.status.framesPerSecond = rate
+                status.framesPerSecond = rate
                 message.type = "frameRate"
             case .readiness(let readiness):
-                state.status.readiness = readiness.rawValue
+                status.readiness = readiness.rawValue
                 message.type = "readiness"
                 message.detail = readiness.rawValue
             case .photo(let id, let step):
                 message.photo = id
                 switch step {
                 case .willBeginCapture:
-                    state.status.photosInProgress += 1
+                    status.photosInProgress += 1
                     message.type = "willBeginCapture"
                 case .willCapture(let sequence):
                     message.type = "willCapture"
@@ -123,25 +100,20 @@ final class EventHub: Sendable {
                 case .didFinishProcessing:
                     message.type = "didFinishProcessing"
                 case .didFinish(let output, let error):
-                    state.status.photosInProgress = max(0, state.status.photosInProgress - 1)
+                    status.photosInProgress = max(0, status.photosInProgress - 1)
                     message.type = "didFinish"
                     message.output = output
                     message.detail = error
                 }
             }
-            message.status = state.status
-            return (message, Array(state.listeners.values))
+            message.status = status
+            return message
         }
-        for listener in listeners { listener.yield(message) }
+        listeners.send(message)
     }
 }
 
 extension EventHub {
     /// A keep-alive event, so proxies keep the stream open and dead clients are noticed.
-    func ping() {
-        let (message, listeners) = state.withLock { state in
-            (Event(type: "ping", status: state.status), Array(state.listeners.values))
-        }
-        for listener in listeners { listener.yield(message) }
-    }
+    func ping() { listeners.send(Event(type: "ping", status: status)) }
 }

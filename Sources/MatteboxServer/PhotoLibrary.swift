@@ -101,6 +101,14 @@ final class PhotoLibrary: Sendable {
     private static func describe(_ url: URL, id: String, bytes: Int64, modified: Date) -> Item {
         var item = Item(id: id, bytes: bytes, modified: modified, auxiliary: [])
         do {
+            // A HEIF says what it holds in its boxes: no need to decode its pixels to list it.
+            if HEIFReader.recognizes(header(of: url)) {
+                let summary = try HEIFInspector.inspect(at: url)
+                item.width = summary.primary.width
+                item.height = summary.primary.height
+                item.auxiliary = summary.auxiliary.map(\.role).filter { $0 != ImageRole.alpha.rawValue }.sorted()
+                return item
+            }
             let photo = try ImageDecoder.decodePhoto(at: url).displayedUpright()
             item.width = photo.primary.width
             item.height = photo.primary.height

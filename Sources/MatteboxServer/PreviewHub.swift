@@ -18,34 +18,39 @@ final class PreviewHub: Sendable {
         var viewers = 0
     }
 
-    private struct State {
-        var viewers: [UUID: AsyncStream<ByteBuffer>.Continuation] = [:]
-        var latest: ByteBuffer?
-        var latestTime = Date.distantPast
+    private struct Latest {
+        var frame: ByteBuffer?
+        var time = Date.distantPast
         var counters = Counters()
-        var closed = false
     }
 
-    private let state = Mutex(State())
-    let maximumViewers: Int
+    private let latest = Mutex(Latest())
+    private let viewers: Subscribers<ByteBuffer>
     private let quality: Int
 
     init(maximumViewers: Int = 256, quality: Int = 80) {
-        self.maximumViewers = maximumViewers
+        viewers = Subscribers(limit: maximumViewers, keepingNewest: 1)
         self.quality = quality
     }
 
-    var counters: Counters { state.withLock { $0.counters } }
+    var maximumViewers: Int { viewers.limit }
+
+    var counters: Counters {
+        var counters = latest.withLock { $0.counters }
+        counters.viewers = viewers.count
+        return counters
+    }
+
+    /// A viewer's frames (the newest one first), or nil when as many viewers as allowed are watching.
+    func subscribe() -> AsyncStream<ByteBuffer>? { viewers.subscribe(first: latest.withLock { $0.frame }) }
 
     /// The newest frame, if one came in the last half second, else the next one (nil after 2 s).
     func currentFrame() async -> ByteBuffer? {
-        if let fresh = state.withLock({ $0.latestTime.timeIntervalSinceNow > -0.5 ? $0.latest : nil }) { return fresh }
-        guard let frames = subscribe() else { return nil }
+        if let fresh = latest.withLock({ $0.time.timeIntervalSinceNow > -0.5 ? $0.frame : nil }) { return fresh }
+        guard let frames = viewers.subscribe() else { return nil }
         return await withTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask {
-                for await frame in frames where self.state.withLock({ $0.latestTime.timeIntervalSinceNow > -0.5 }) {
-                    return frame
-                }
+                for await frame in frames { return frame }
                 return nil
             }
             group.addTask {
@@ -58,31 +63,10 @@ final class PreviewHub: Sendable {
         }
     }
 
-    /// A viewer's frames, or nil when as many viewers as allowed are watching.
-    func subscribe() -> AsyncStream<ByteBuffer>? {
-        let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        let admitted = state.withLock { state -> Bool in
-            guard !state.closed, state.viewers.count < maximumViewers else { return false }
-            state.viewers[id] = continuation
-            state.counters.viewers = state.viewers.count
-            if let latest = state.latest { continuation.yield(latest) }
-            return true
-        }
-        guard admitted else { return nil }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in
-                state.viewers[id] = nil
-                state.counters.viewers = state.viewers.count
-            }
-        }
-        return stream
-    }
-
     /// Feeds viewers from `frames` until it ends.
     func run(_ frames: AsyncStream<PreviewFrame>) async {
         for await frame in frames {
-            guard state.withLock({ !$0.viewers.isEmpty }) else { continue }
+            guard viewers.count > 0 else { continue }
             let jpeg: ByteBuffer
             if frame.isJPEG {
                 jpeg = ByteBuffer(bytes: frame.frame.bytes)
@@ -94,24 +78,17 @@ final class PreviewHub: Sendable {
                     continue
                 }
             }
-            let viewers = state.withLock { state -> [AsyncStream<ByteBuffer>.Continuation] in
-                state.latest = jpeg
-                state.latestTime = Date()
-                if frame.isJPEG { state.counters.passedThrough += 1 } else { state.counters.encoded += 1 }
-                return Array(state.viewers.values)
+            latest.withLock { latest in
+                latest.frame = jpeg
+                latest.time = Date()
+                if frame.isJPEG { latest.counters.passedThrough += 1 } else { latest.counters.encoded += 1 }
             }
-            for viewer in viewers { viewer.yield(jpeg) }
+            viewers.send(jpeg)
         }
     }
 
     /// Ends every viewer's stream and admits no more (the server is shutting down).
-    func finish() {
-        let viewers = state.withLock { state in
-            state.closed = true
-            return Array(state.viewers.values)
-        }
-        for viewer in viewers { viewer.finish() }
-    }
+    func finish() { viewers.finish() }
 
     /// One part of a multipart/x-mixed-replace stream: its head, the shared JPEG
     /// itself (never copied per viewer), and the line end.

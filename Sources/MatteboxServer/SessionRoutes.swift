@@ -107,7 +107,7 @@ extension CameraApp {
 
         router.get("/api/controls") { _, _ -> Response in
             let camera = await self.currentCamera()
-            do { return try JSONReply.ok(["camera": camera.id], controls: try camera.controls()) } catch {
+            do { return try JSONReply.controls(of: camera, try camera.controls()) } catch {
                 return try JSONReply.error(.serviceUnavailable, "\(camera.path): cannot read the controls: \(error)")
             }
         }
@@ -117,7 +117,7 @@ extension CameraApp {
             let camera = await self.currentCamera()
             do {
                 let controls = try camera.setControls(wanted.sorted { $0.key < $1.key }.map { ($0.key, $0.value.text) })
-                return try JSONReply.ok(["camera": camera.id], controls: controls)
+                return try JSONReply.controls(of: camera, controls)
             } catch let error as ControlError {
                 return try JSONReply.error(.badRequest, error.description)
             }
@@ -135,7 +135,7 @@ extension CameraApp {
             }
             do {
                 let controls = try camera.setControls([("region_of_interest_rectangle", rectangle)])
-                return try JSONReply.ok(["camera": camera.id], controls: controls)
+                return try JSONReply.controls(of: camera, controls)
             } catch let error as ControlError {
                 return try JSONReply.error(.conflict, "\(camera.name) cannot focus at a point: \(error.description)")
             }
@@ -162,11 +162,10 @@ extension CameraApp {
         let current = await currentCamera()
         var infos: [CameraInfo] = []
         for camera in cameras where camera.problem == nil {
-            let controls = (try? camera.controls()) ?? []
             infos.append(CameraInfo(
                 id: camera.id, name: camera.name, position: camera.position.rawValue, replay: camera.isReplay,
                 mirroredPreview: camera.position == .front, previewRotation: (360 - camera.sensorRotation % 360) % 360,
-                tapToFocus: controls.contains { $0.kind == .rectangle && $0.name == "region_of_interest_rectangle" }))
+                tapToFocus: tapToFocusCameras.contains(camera.id)))
         }
         return AppStatus(
             cameras: infos, camera: current.id, session: events.status,
@@ -232,12 +231,12 @@ struct ControlInput: Decodable {
 }
 
 extension JSONReply {
-    /// A camera's controls, with the fields in `extra`.
-    static func ok(_ extra: [String: String], controls: [CameraControl]) throws -> Response {
+    /// A camera's controls, as GET/PUT /api/controls and /api/focus answer.
+    static func controls(of camera: CameraDevice, _ controls: [CameraControl]) throws -> Response {
         struct Reply: Encodable {
             var camera: String
             var controls: [CameraControl]
         }
-        return try ok(Reply(camera: extra["camera"] ?? "", controls: controls))
+        return try ok(Reply(camera: camera.id, controls: controls))
     }
 }

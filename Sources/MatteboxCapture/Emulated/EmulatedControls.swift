@@ -214,7 +214,7 @@ final class EmulatedControls {
         query.pointee = v4l2_queryctrl()
         query.pointee.id = definition.id
         query.pointee.type = definition.type
-        writeName(definition.label, into: &query.pointee.name)
+        setCString(definition.label, into: &query.pointee.name)
         query.pointee.minimum = Int32(definition.minimum)
         query.pointee.maximum = Int32(definition.maximum)
         query.pointee.step = Int32(definition.step)
@@ -228,7 +228,7 @@ final class EmulatedControls {
         query.pointee = v4l2_query_ext_ctrl()
         query.pointee.id = definition.id
         query.pointee.type = definition.type
-        writeName(definition.label, into: &query.pointee.name)
+        setCString(definition.label, into: &query.pointee.name)
         query.pointee.minimum = definition.minimum
         query.pointee.maximum = definition.maximum
         query.pointee.step = UInt64(definition.step)
@@ -243,7 +243,7 @@ final class EmulatedControls {
         guard let definition = find(query.pointee.id), definition.type == V4L2_CTRL_TYPE_MENU.rawValue,
             let name = definition.menu[Int64(query.pointee.index)]
         else { return EINVAL }
-        writeName(name, into: &query.pointee.name)
+        setCString(name, into: &query.pointee.name)
         return 0
     }
 
@@ -309,12 +309,5 @@ final class EmulatedControls {
         let h = min(max(1, Int32(clamping: rect.height)), height)
         return v4l2_rect(
             left: min(max(0, rect.left), width - w), top: min(max(0, rect.top), height - h), width: UInt32(w), height: UInt32(h))
-    }
-
-    private func writeName<T>(_ text: String, into field: inout T) {
-        withUnsafeMutableBytes(of: &field) { bytes in
-            bytes.initializeMemory(as: UInt8.self, repeating: 0)
-            for (index, byte) in text.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
-        }
     }
 }

@@ -198,9 +198,9 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         case MBX_VIDIOC_QUERYCAP:
             let caps = argument.assumingMemoryBound(to: v4l2_capability.self)
             caps.pointee = v4l2_capability()
-            write(spec.driver, into: &caps.pointee.driver)
-            write(spec.card, into: &caps.pointee.card)
-            write(spec.busInfo, into: &caps.pointee.bus_info)
+            setCString(spec.driver, into: &caps.pointee.driver)
+            setCString(spec.card, into: &caps.pointee.card)
+            setCString(spec.busInfo, into: &caps.pointee.bus_info)
             caps.pointee.version = 0x0006_0000
             caps.pointee.device_caps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
             caps.pointee.capabilities = caps.pointee.device_caps | UInt32(V4L2_CAP_DEVICE_CAPS)
@@ -213,7 +213,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
             let format = spec.formats[index]
             description.pointee.pixelformat = format.fourcc.rawValue
             description.pointee.flags = format.fourcc.isCompressed ? UInt32(V4L2_FMT_FLAG_COMPRESSED) : 0
-            write(format.description, into: &description.pointee.description)
+            setCString(format.description, into: &description.pointee.description)
             return 0
 
         case MBX_VIDIOC_ENUM_FRAMESIZES:
@@ -339,7 +339,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
             let input = argument.assumingMemoryBound(to: v4l2_input.self)
             guard input.pointee.index == 0 else { return EINVAL }
             input.pointee = v4l2_input()
-            write("Camera 1", into: &input.pointee.name)
+            setCString("Camera 1", into: &input.pointee.name)
             input.pointee.type = UInt32(V4L2_INPUT_TYPE_CAMERA)
             return 0
 
@@ -396,12 +396,5 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         case .dequeued: break
         }
         raw.pointee.flags = flags
-    }
-
-    private func write<T>(_ text: String, into field: inout T) {
-        withUnsafeMutableBytes(of: &field) { bytes in
-            bytes.initializeMemory(as: UInt8.self, repeating: 0)
-            for (index, byte) in text.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
-        }
     }
 }

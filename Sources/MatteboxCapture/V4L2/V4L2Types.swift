@@ -91,3 +91,11 @@ public struct StreamFormat: Sendable, Equatable {
 func cString<T>(_ tuple: T) -> String {
     withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 }
+
+/// Writes `text` into a fixed-size C char array, cut to fit and NUL-terminated (what a driver does).
+func setCString<T>(_ text: String, into field: inout T) {
+    withUnsafeMutableBytes(of: &field) { bytes in
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        for (index, byte) in text.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+    }
+}
