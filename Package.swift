@@ -58,6 +58,11 @@ let package = Package(
 
         .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], linkerSettings: [.linkedLibrary("dl")]),
 
+        // FFmpeg (libavformat, libavcodec, libswscale) behind a small C API: movies from camera frames.
+        .target(
+            name: "CMovieShim",
+            linkerSettings: ["avformat", "avcodec", "avutil", "swscale"].map { .linkedLibrary($0) }),
+
         // libv4l2 and libv4lconvert behind non-variadic C functions and constants.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
 
@@ -95,12 +100,14 @@ let package = Package(
         .target(
             name: "MatteboxCapture",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "CV4L2", "Yams"]),
+        // Movies: camera frames to H.264/HEVC in MP4 or MOV (FFmpeg), Live Photo movies and Motion Photos.
+        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"]),
         // Composition: a capture session's photos through the pipeline runner to the writer.
         .target(
             name: "MatteboxCaptureService",
             dependencies: [
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
-                "MatteboxRuntime",
+                "MatteboxRuntime", "MatteboxMovie",
             ]),
         // The camera app (`mattebox serve`): HTTP on Hummingbird over a capture session and a library folder.
         .target(
@@ -123,7 +130,7 @@ let package = Package(
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF",
                 "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
-                "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "CMatteboxPluginABI",
+                "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "CMatteboxPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -5,7 +5,8 @@ import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxPressure
 
-/// The composition of the capture flow, camera → session → pipeline → writer,
+/// The composition of the capture flow, camera → session → pipeline → writer
+/// (and, with a `MovieFileOutput`, movies and Live Photo movies through FFmpeg),
 /// made in one place for every front end (`mattebox capture`, the camera app):
 /// it validates the pipeline against the plugins, prepares the mirroring
 /// stage, and starts a session that delivers its photos through them.
@@ -14,12 +15,12 @@ public enum CaptureService {
     /// `pipeline` (nil: no stages) and are written by `writer`.
     public static func makeSession(
         cameras: [CameraDevice], camera: CameraDevice? = nil, pipeline: PipelineSource?, registry: PluginRegistry,
-        writer: PhotoWriter, pressureMonitor: PressureMonitor? = nil,
+        writer: PhotoWriter, movieOutput: MovieFileOutput? = nil, pressureMonitor: PressureMonitor? = nil,
         pressurePolicy: CaptureSession.PressurePolicy = .init()
     ) throws -> CaptureSession {
         let delivery = try makeDelivery(pipeline: pipeline, registry: registry, writer: writer)
         return try CaptureSession(
-            cameras: cameras, camera: camera, delivery: delivery, pressureMonitor: pressureMonitor,
+            cameras: cameras, camera: camera, delivery: delivery, movieOutput: movieOutput, pressureMonitor: pressureMonitor,
             pressurePolicy: pressurePolicy)
     }
 

@@ -21,6 +21,7 @@ public struct ExifBlock: Sendable, Equatable {
         static let pixelXDimension: UInt16 = 0xA002
         static let pixelYDimension: UInt16 = 0xA003
         static let lensModel: UInt16 = 0xA434
+        static let makerNote: UInt16 = 0x927C
     }
 
     private enum FieldType {
@@ -79,6 +80,14 @@ public struct ExifBlock: Sendable, Equatable {
     public var dateTimeOriginal: String? { exifDirectory.flatMap { string(Tag.dateTimeOriginal, inDirectoryAt: $0) } }
     public var lensModel: String? { exifDirectory.flatMap { string(Tag.lensModel, inDirectoryAt: $0) } }
     /// True when the block points to GPS data.
+    /// A Live Photo's content identifier, from an Apple maker note.
+    public var appleContentIdentifier: String? {
+        guard let exifDirectory, let note = entry(Tag.makerNote, inDirectoryAt: exifDirectory),
+            note.valueOffset >= 0, note.valueOffset + note.valueLength <= bytes.count
+        else { return nil }
+        return AppleMakerNote.contentIdentifier(in: bytes[note.valueOffset..<note.valueOffset + note.valueLength])
+    }
+
     public var hasLocation: Bool { entry(Tag.gpsPointer, inDirectoryAt: firstDirectoryOffset) != nil }
 
     /// PixelXDimension and PixelYDimension of the EXIF directory, when present.

@@ -17,10 +17,12 @@ public struct ExifBuilder {
     public var iso: Int?
     /// True: automatic white balance (EXIF WhiteBalance 0); false: manual (1).
     public var autoWhiteBalance: Bool?
+    /// A Live Photo's content identifier, written in an Apple maker note (`AppleMakerNote`).
+    public var appleContentIdentifier: String?
 
     public init() {}
 
-    private enum Kind: UInt16 { case ascii = 2, short = 3, long = 4, rational = 5 }
+    private enum Kind: UInt16 { case ascii = 2, short = 3, long = 4, rational = 5, undefined = 7 }
 
     private struct Field {
         let tag: UInt16
@@ -51,6 +53,10 @@ public struct ExifBuilder {
             exif.append(ascii(0x9291, stamp.subSeconds))
         }
         if let autoWhiteBalance { exif.append(short(0xA403, autoWhiteBalance ? 0 : 1)) }
+        if let appleContentIdentifier {
+            let note = AppleMakerNote.make(contentIdentifier: appleContentIdentifier)
+            exif.append(Field(tag: 0x927C, kind: .undefined, count: note.count, value: note))
+        }
         if !exif.isEmpty { ifd0.append(Field(tag: 0x8769, kind: .long, count: 1, value: le32(0))) }
         return ExifBlock(layout(ifd0, exif))!
     }

@@ -19,6 +19,9 @@ final class EventHub: Sendable {
         var camera: String?
         var lastError: String?
         var photosInProgress = 0
+        /// The movie being recorded, while one is.
+        var recording: String?
+        var livePhotosInProgress = 0
     }
 
     /// One event as the page reads it.
@@ -104,7 +107,26 @@ final class EventHub: Sendable {
                     message.type = "didFinish"
                     message.output = output
                     message.detail = error
+                case .didFinishRecordingLivePhotoMovie:
+                    message.type = "didFinishRecordingLivePhotoMovie"
+                case .didFinishProcessingLivePhotoMovie(let outputs, let error):
+                    message.type = "didFinishProcessingLivePhotoMovie"
+                    message.output = outputs.first
+                    message.detail = error
                 }
+            case .willBeginRecording(let path):
+                status.recording = path
+                message.type = "willBeginRecording"
+                message.output = path
+            case .didFinishRecording(let movie):
+                status.recording = nil
+                message.type = "didFinishRecording"
+                message.output = movie.path
+                message.detail = movie.error ?? movie.ending.rawValue
+            case .livePhotoCapturesInProgress(let count):
+                status.livePhotosInProgress = count
+                message.type = "livePhotoCapturesInProgress"
+                message.detail = "\(count)"
             }
             message.status = status
             return message

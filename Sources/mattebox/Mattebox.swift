@@ -22,7 +22,7 @@ struct Mattebox: ParsableCommand {
         subcommands: [
             ProcessCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
             EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self, DevicesCommand.self, CaptureCommand.self,
-            ControlsCommand.self, ServeCommand.self, ThermalCommand.self, ModelsCommand.self, WorkerCommand.self,
+            RecordCommand.self,            ControlsCommand.self, ServeCommand.self, ThermalCommand.self, ModelsCommand.self, WorkerCommand.self,
         ])
 
     /// Parses and runs like ArgumentParser's own `main`, with three differences:

@@ -38,6 +38,12 @@ public enum CaptureEvent: Sendable, Equatable {
     case frameRate(Double)
     case readiness(CaptureReadiness)
     case photo(id: Int64, PhotoStep)
+    /// A movie recording began, writing to `path` (AVCaptureFileOutputRecordingDelegate).
+    case willBeginRecording(path: String)
+    /// A movie recording ended: the file, how much it holds and why it ended.
+    case didFinishRecording(RecordedMovie)
+    /// Live Photos whose movies are still being gathered or written (AVCam's in-progress count).
+    case livePhotoCapturesInProgress(Int)
 }
 
 /// One step of one photo.
@@ -48,4 +54,8 @@ public enum PhotoStep: Sendable, Equatable {
     case didFinishProcessing
     /// Written to `output`, or failed with `error`.
     case didFinish(output: String?, error: String?)
+    /// A Live Photo's movie has all its frames (about 1.5 s after the press).
+    case didFinishRecordingLivePhotoMovie
+    /// A Live Photo's movie was written (its files), or failed with `error`.
+    case didFinishProcessingLivePhotoMovie(outputs: [String], error: String?)
 }

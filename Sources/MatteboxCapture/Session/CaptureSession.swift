@@ -11,6 +11,9 @@ import MatteboxRuntime
 /// (camera taken by another process, unplugged, runtime errors) and
 /// resumes by itself, and follows system pressure: throttled frame rate and
 /// no depth at serious, no mattes either at critical, stopped at shutdown.
+/// With a `MovieOutput` it also records movies and Live Photos
+/// (`CaptureSession+Movies.swift`); as in AVCam, the frame rate is not
+/// throttled while a movie records, and shutdown finishes the movie first.
 public actor CaptureSession {
     /// What the session streams: a camera, a format and size, and a frame rate.
     public struct Configuration: Sendable {
@@ -54,10 +57,18 @@ public actor CaptureSession {
     public private(set) var pressure = PressureLevel.nominal
 
     private var pending: Configuration?
-    private var loop: StreamLoop?
+    var loop: StreamLoop?
     private let ring: FrameRing
     private let preview = PreviewFanout()
     private let delivery: any PhotoDelivery
+    let movieOutput: (any MovieOutput)?
+    let taps = FrameTaps()
+    var recording: (any MovieRecording)?
+    var recordingWatch: Task<Void, Never>?
+    var livePhotoPreRoll: LivePhotoPreRoll?
+    var livePhotosInProgress = 0
+    /// The frame rate is held down for system pressure (not while a movie records).
+    private var throttled = false
     private let maxPhotosInFlight: Int
     private var photosInFlight = 0
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
@@ -70,8 +81,9 @@ public actor CaptureSession {
     private var busyCapturing = false
 
     public init(
-        cameras: [CameraDevice], camera: CameraDevice? = nil, delivery: any PhotoDelivery, pressureMonitor: PressureMonitor? = nil,
-        pressurePolicy: PressurePolicy = PressurePolicy(), maxPhotosInFlight: Int = 3, ringCapacity: Int = 6
+        cameras: [CameraDevice], camera: CameraDevice? = nil, delivery: any PhotoDelivery, movieOutput: (any MovieOutput)? = nil,
+        pressureMonitor: PressureMonitor? = nil, pressurePolicy: PressurePolicy = PressurePolicy(), maxPhotosInFlight: Int = 3,
+        ringCapacity: Int = 6
     ) throws {
         guard let chosen = camera ?? cameras.defaultCamera else {
             throw MatteboxError("no usable camera: run `mattebox devices` to see what was found and why")
@@ -79,6 +91,7 @@ public actor CaptureSession {
         self.cameras = cameras
         configuration = Configuration(camera: chosen)
         self.delivery = delivery
+        self.movieOutput = movieOutput
         monitor = pressureMonitor
         policy = pressurePolicy
         self.maxPhotosInFlight = max(1, maxPhotosInFlight)
@@ -159,6 +172,7 @@ public actor CaptureSession {
         recovery?.cancel()
         governor = nil
         recovery = nil
+        await stopRecording(.sessionStopped)
         await drainPhotos()
         stopLoop()
         state = .stopped
@@ -185,8 +199,8 @@ public actor CaptureSession {
         let rate = framesPerSecond ?? effectiveFrameRate()
         let next = try StreamLoop(
             camera: configuration.camera, fourcc: configuration.fourcc, size: configuration.size, framesPerSecond: rate,
-            ring: ring, preview: preview)
-        next.limitFrameRate(to: pressure >= .serious ? policy.throttledFramesPerSecond : nil)
+            ring: ring, preview: preview, taps: taps)
+        next.limitFrameRate(to: throttled ? policy.throttledFramesPerSecond : nil)
         loop = next
         next.start { [weak self] error in
             guard let self else { return }
@@ -199,10 +213,11 @@ public actor CaptureSession {
         loop?.stop()
         loop = nil
         ring.removeAll()
+        taps.streamStopped()
     }
 
     private func effectiveFrameRate() -> Double? {
-        guard pressure >= .serious else { return configuration.framesPerSecond }
+        guard throttled else { return configuration.framesPerSecond }
         let offered = configuration.camera.formats.first { $0.fourcc == configuration.fourcc }?
             .sizes.first { $0.frameSize == configuration.size }?.framesPerSecond ?? []
         // The fastest offered rate within the throttle, else the slowest offered.
@@ -214,6 +229,7 @@ public actor CaptureSession {
         loop = nil
         ended.stop()
         ring.removeAll()
+        taps.streamStopped()
         guard let error else { return }
         let failure = error as? any CameraFailure
         if failure?.isGone == true {
@@ -229,6 +245,10 @@ public actor CaptureSession {
 
     private func interrupt(_ reason: InterruptionReason) {
         stopLoop()
+        if recording != nil {
+            let ending: RecordingEnding = reason == .videoDeviceNotAvailableDueToSystemPressure ? .systemPressure : .deviceRemoved
+            Task { await stopRecording(ending) }
+        }
         state = .interrupted(reason)
         emit(.interrupted(reason))
         setReadiness()
@@ -284,6 +304,7 @@ public actor CaptureSession {
         }
         if level == .shutdown {
             guard state == .running else { return }
+            await stopRecording(.systemPressure)
             state = .interrupted(.videoDeviceNotAvailableDueToSystemPressure)
             emit(.interrupted(.videoDeviceNotAvailableDueToSystemPressure))
             setReadiness()
@@ -303,8 +324,10 @@ public actor CaptureSession {
             return
         }
         guard state == .running, let loop else { return }
-        if level >= .serious {
-            if previous < .serious {
+        // As AVCam: a movie being recorded keeps its frame rate; the throttle waits for it to end.
+        if level >= .serious, recording == nil {
+            if !throttled {
+                throttled = true
                 loop.limitFrameRate(to: policy.throttledFramesPerSecond)
                 emit(.frameRate(min(policy.throttledFramesPerSecond, loop.interval?.framesPerSecond ?? 30)))
                 throttledSince = Date()
@@ -315,10 +338,11 @@ public actor CaptureSession {
             {
                 try? restartLoop()
             }
-        } else if previous >= .serious {
+        } else if level < .serious, throttled {
+            throttled = false
             throttledSince = nil
             loop.limitFrameRate(to: nil)
-            if !busyCapturing { try? restartLoop() }
+            if !busyCapturing, recording == nil { try? restartLoop() }
         }
     }
 
@@ -352,13 +376,16 @@ public actor CaptureSession {
         defer { photoDone() }
         let id = settings.uniqueID
         emit(.photo(id: id, .willBeginCapture))
-        // Under pressure no format switch: quality is capped at balanced.
-        let quality = pressure >= .serious && settings.quality == .quality ? .balanced : settings.quality
+        // Under pressure, while recording and for Live Photos no format switch: quality is capped at balanced.
+        let noSwitch = pressure >= .serious || recording != nil || settings.livePhotoContentIdentifier != nil
+        let quality = noSwitch && settings.quality == .quality ? .balanced : settings.quality
+        let live = try startLivePhoto(settings)
         let chosen: (frame: CapturedFrame, decoder: any FrameDecoder)
         do {
             chosen = try await chooseFrame(settings, quality: quality, loop: loop)
         } catch {
             emit(.photo(id: id, .didFinish(output: nil, error: "\(error)")))
+            cancelLivePhoto(live)
             throw error
         }
         emit(.photo(id: id, .willCapture(frameSequence: chosen.frame.sequence)))
@@ -371,13 +398,18 @@ public actor CaptureSession {
             cameraSettings: self.loop?.stream.currentSettings() ?? CameraSettings())
         let sink = eventSink
         do {
-            let result = try await Task.detached {
+            var result = try await Task.detached {
                 try job.run { sink.yield(.photo(id: id, .didFinishProcessing)) }
             }.value
             emit(.photo(id: id, .didFinish(output: result.output.path, error: nil)))
+            if let live {
+                (result.livePhotoMovie, result.livePhotoError) = await finishLivePhoto(
+                    live, photoID: id, stillTimestamp: chosen.frame.timestamp, still: result.output)
+            }
             return result
         } catch {
             emit(.photo(id: id, .didFinish(output: nil, error: "\(error)")))
+            cancelLivePhoto(live)
             throw error
         }
     }
@@ -476,5 +508,5 @@ public actor CaptureSession {
         }
     }
 
-    private func emit(_ event: CaptureEvent) { eventSink.yield(event) }
+    func emit(_ event: CaptureEvent) { eventSink.yield(event) }
 }

@@ -92,6 +92,10 @@ public struct CaptureResult: Sendable {
     public var size: FrameSize
     /// Press to file written, in seconds.
     public var shutterToFileSeconds: Double
+    /// A Live Photo's movie files (the QuickTime movie, or the Motion Photo that replaced the still).
+    public var livePhotoMovie: [URL] = []
+    /// Why a Live Photo's movie could not be written (the still was).
+    public var livePhotoError: String?
 
     init(_ captured: CapturedPhoto, _ delivered: DeliveredPhoto) {
         id = captured.id

@@ -36,6 +36,7 @@ struct PhotoJob: Sendable {
         builder.exposureTime = context.exposureTime
         builder.iso = context.iso
         builder.autoWhiteBalance = context.autoWhiteBalance
+        builder.appleContentIdentifier = settings.livePhotoContentIdentifier
         return builder.build()
     }
 

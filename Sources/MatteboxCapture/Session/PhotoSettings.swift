@@ -20,6 +20,9 @@ public struct PhotoSettings: Sendable {
     public var mirrorsFrontCamera: Bool
     /// The container to write ("heic", "jpeg", ...); nil: the writer's choice.
     public var outputFormat: String?
+    /// A Live Photo: the still carries this content identifier and a movie of
+    /// about 1.5 s either side of the press is written with it (nil: a plain photo).
+    public var livePhotoContentIdentifier: String?
 
     public init(
         quality: QualityPrioritization = .balanced, depthDelivery: Bool = true, portraitMatteDelivery: Bool = true,

@@ -4,7 +4,8 @@ import MatteboxCore
 /// The thread that keeps a camera streaming: waits for each frame, drops
 /// defective ones (flagged, truncated MJPEG) and, under thermal throttling,
 /// those that come faster than the allowed rate, copies the rest into the
-/// zero-shutter-lag ring, feeds live-view subscribers, and reports how the
+/// zero-shutter-lag ring, passes each to the frame taps (movie, Live Photo),
+/// feeds live-view subscribers, and reports how the
 /// stream ended (asked to stop, unplugged, or failed).
 final class StreamLoop: @unchecked Sendable {
     /// What the loop counted since it started.
@@ -25,6 +26,7 @@ final class StreamLoop: @unchecked Sendable {
     let stream: any CameraStream
     private let ring: FrameRing
     private let preview: PreviewFanout
+    private let taps: FrameTaps?
     private let lock = NSLock()
     private var stopRequested = false
     private var minimumSpacing: UInt64 = 0
@@ -35,11 +37,12 @@ final class StreamLoop: @unchecked Sendable {
     /// Opens the camera through its backend, sets the format and frame rate, and starts streaming.
     init(
         camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?, ring: FrameRing,
-        preview: PreviewFanout
+        preview: PreviewFanout, taps: FrameTaps? = nil
     ) throws {
         self.camera = camera
         self.ring = ring
         self.preview = preview
+        self.taps = taps
         stream = try camera.backend.openStream(camera, fourcc: fourcc, size: size, framesPerSecond: framesPerSecond)
     }
 
@@ -112,6 +115,7 @@ final class StreamLoop: @unchecked Sendable {
         }
         guard accepted else { return }
         ring.append(frame)
+        taps?.send(frame)
         if preview.hasSubscribers { preview.send(PreviewFrame(frame: frame, decoder: decoder)) }
     }
 }

@@ -33,6 +33,13 @@ public struct FrameSize: Sendable, Codable, Hashable, Comparable {
     public var pixels: Int { width * height }
     public static func < (a: FrameSize, b: FrameSize) -> Bool { (a.pixels, a.width) < (b.pixels, b.width) }
     public var description: String { "\(width)x\(height)" }
+
+    /// "1280x960" (as `description` writes it).
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        self.init(width: width, height: height)
+    }
 }
 
 /// Seconds per frame as V4L2 states it (numerator/denominator).

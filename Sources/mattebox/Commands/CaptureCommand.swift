@@ -4,6 +4,7 @@ import MatteboxCapture
 import MatteboxCaptureService
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxMovie
 import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxPressure
@@ -24,7 +25,14 @@ struct CaptureCommand: ParsableCommand {
             --quality is the JPEG or HEIF quality (1-100), as for `mattebox process`. With \
             no camera, a replay camera plays the bundled samples (see `mattebox devices`). The \
             session follows system pressure (`mattebox thermal`): 20 fps and no depth at serious, \
-            no mattes at critical, paused at shutdown.
+            no mattes at critical, paused at shutdown. \
+            --live takes Live Photos: about 1.5 s before the press (kept compressed in a pre-roll) \
+            and 1.5 s after it become a movie paired with the still: with --live-format apple \
+            (the default) a MOV beside the HEIC/JPEG, both carrying the same content identifier \
+            (Apple's maker note in the still, com.apple.quicktime.content.identifier in the movie) \
+            and the still's moment marked in the movie (com.apple.quicktime.still-image-time); \
+            with motion-photo one <name>.MP.jpg (Google's Motion Photo: the MP4 appended to the \
+            JPEG, found through its XMP); both writes the two.
             """)
 
     @OptionGroup var verbosity: Verbosity
@@ -40,6 +48,10 @@ struct CaptureCommand: ParsableCommand {
     var format: String?
     @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String
     @Flag(help: "Mirror front camera photos as the preview shows them.") var mirrorFront = false
+    @Flag(help: "Take Live Photos: a still plus a movie of about 1.5 s either side of the press.") var live = false
+    @Option(help: "How Live Photos are stored: apple (HEIC/JPEG + MOV), motion-photo (one .MP.jpg) or both.")
+    var liveFormat: String = "apple"
+    @Option(help: "Live Photo movie codec: h264 or hevc.") var liveCodec: String = "h264"
     @Flag(help: "Take photos at full speed with every stage whatever the thermal state.") var ignorePressure = false
     @Flag(help: "Print a JSON report instead of text.") var json = false
 
@@ -62,6 +74,14 @@ struct CaptureCommand: ParsableCommand {
         var stages: [StageReport]
         /// What stages said, and why images were not made (as `process` reports them).
         var notes: [String: String]
+        /// A Live Photo's movie files and the identifier pairing them with the still.
+        var livePhoto: LivePhoto?
+    }
+
+    struct LivePhoto: Encodable {
+        var contentIdentifier: String
+        var files: [String]
+        var error: String?
     }
 
     struct Frames: Encodable {
@@ -83,6 +103,19 @@ struct CaptureCommand: ParsableCommand {
         if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format takes \(ImageContainers.writableNames), not \(format)")
         }
+        guard let livePhotoFormat = MovieFileOutput.LivePhotoFormat(rawValue: liveFormat) else {
+            throw ValidationError("--live-format takes apple, motion-photo or both, not \(liveFormat)")
+        }
+        guard MovieSettings.Codec(rawValue: liveCodec) != nil else { throw ValidationError("--live-codec takes h264 or hevc, not \(liveCodec)") }
+        if live, livePhotoFormat != .apple, let format, OutputFormat(rawValue: format) != .jpeg {
+            throw ValidationError("a Motion Photo is a JPEG: --live-format \(liveFormat) needs --format jpeg (or no --format)")
+        }
+    }
+
+    /// The still's format: --format, else JPEG for Motion Photos, else the writer's rule.
+    private var outputFormat: OutputFormat? {
+        if let format { return OutputFormat(rawValue: format) }
+        return live && liveFormat != MovieFileOutput.LivePhotoFormat.apple.rawValue ? .jpeg : nil
     }
 
     func run() throws {
@@ -93,8 +126,11 @@ struct CaptureCommand: ParsableCommand {
         let session = try CaptureService.makeSession(
             cameras: cameras, camera: camera, pipeline: try PipelineSource.load(pipeline),
             registry: PluginRegistry.discoverForThisExecutable(),
-            writer: PhotoWriter(
-                directory: directory, format: format.flatMap(OutputFormat.init(rawValue:)), quality: quality.flatMap { Int($0) }),
+            writer: PhotoWriter(directory: directory, format: outputFormat, quality: quality.flatMap { Int($0) }),
+            movieOutput: live
+                ? MovieFileOutput(
+                    directory: directory, settings: MovieSettings(codec: MovieSettings.Codec(rawValue: liveCodec)!),
+                    livePhotoFormat: MovieFileOutput.LivePhotoFormat(rawValue: liveFormat)!) : nil,
             pressureMonitor: ignorePressure ? nil : PressureMonitor())
         let report = try runBlocking { try await shoot(session, camera: camera) }
         if json { return try JSONOutput.print(report) }
@@ -126,6 +162,17 @@ struct CaptureCommand: ParsableCommand {
         }
     }
 
+    private static func photo(_ result: CaptureResult, contentIdentifier: String?) -> Photo {
+        let motionPhoto = result.livePhotoMovie.first { $0.lastPathComponent.hasSuffix(".MP.jpg") }
+        return Photo(
+            output: (motionPhoto ?? result.output).path, frameSequence: result.frameSequence, width: result.size.width,
+            height: result.size.height, quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
+            stages: result.stages, notes: result.notes.merging(result.absenceReasons) { note, _ in note },
+            livePhoto: contentIdentifier.map {
+                LivePhoto(contentIdentifier: $0, files: result.livePhotoMovie.map(\.path), error: result.livePhotoError)
+            })
+    }
+
     private func shoot(_ session: CaptureSession, camera: CameraDevice) async throws -> Report {
         let previewCount = PreviewCounter()
         let previews = session.previewFrames()
@@ -135,17 +182,25 @@ struct CaptureCommand: ParsableCommand {
         defer { watching.cancel() }
         try await session.startRunning()
         // Let the stream fill the zero-shutter-lag ring, as a viewfinder would.
-        try await Task.sleep(for: .milliseconds(500))
-        var photos: [Photo] = []
-        for index in 0..<count {
-            if index > 0 { try await Task.sleep(for: .seconds(interval)) }
-            let settings = PhotoSettings(quality: QualityPrioritization(rawValue: priority)!, mirrorsFrontCamera: mirrorFront)
-            let result = try await session.capturePhoto(settings)
-            photos.append(Photo(
-                output: result.output.path, frameSequence: result.frameSequence, width: result.size.width,
-                height: result.size.height, quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
-                stages: result.stages, notes: result.notes.merging(result.absenceReasons) { note, _ in note }))
-        }
+        if live { try await session.setLivePhotoCaptureEnabled(true) }
+        try await Task.sleep(for: .milliseconds(live ? 1700 : 500))
+        // Presses at --interval; a Live Photo's movie takes 1.5 s after its press, so
+        // Live Photos overlap when the interval is shorter (the session counts them).
+        let priority = QualityPrioritization(rawValue: self.priority)!
+        let (mirrorFront, live, count, interval) = (self.mirrorFront, self.live, self.count, self.interval)
+        let photos = try await withThrowingTaskGroup(of: (Int, Photo).self) { group in
+            for index in 0..<count {
+                if index > 0 { try await Task.sleep(for: .seconds(interval)) }
+                var settings = PhotoSettings(quality: priority, mirrorsFrontCamera: mirrorFront)
+                if live { settings.livePhotoContentIdentifier = UUID().uuidString }
+                let press = settings
+                group.addTask { (index, Self.photo(try await session.capturePhoto(press), contentIdentifier: press.livePhotoContentIdentifier)) }
+                if !live { try await group.next().map { _ in () } ?? () }
+            }
+            var taken: [(Int, Photo)] = []
+            for try await photo in group { taken.append(photo) }
+            return taken
+        }.sorted { $0.0 < $1.0 }.map(\.1)
         let statistics = await session.streamStatistics
         await session.stopRunning()
         counting.cancel()
