@@ -195,7 +195,7 @@ let package = Package(
             name: "MatteboxCaptureTests",
             dependencies: [
                 "MatteboxCapture", "MatteboxCaptureService", "MatteboxPressure", "MatteboxCore", "MatteboxRuntime",
-                "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2",
+                "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2", "MatteboxMovie",
             ]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxISOBMFF", "MatteboxTestSupport"]),

@@ -66,8 +66,8 @@ static int set_display_matrix(AVStream *stream, int rotation_degrees, int mirror
     uint8_t *data = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, sizeof(int32_t) * 9);
     if (!data) return AVERROR(ENOMEM);
     int32_t *matrix = (int32_t *)data;
-    // av_display_rotation_set takes the angle counter-clockwise.
-    av_display_rotation_set(matrix, -(double)rotation_degrees);
+    // av_display_rotation_set takes the clockwise angle (ffprobe then reports it negated, counter-clockwise).
+    av_display_rotation_set(matrix, (double)rotation_degrees);
     if (mirrored) av_display_matrix_flip(matrix, 1, 0);
     return 0;
 }

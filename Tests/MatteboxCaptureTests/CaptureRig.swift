@@ -41,11 +41,12 @@ struct CaptureRig {
 
     func session(
         pipeline: String? = "stages:\n  - plugin: org.mattebox.orientation\n", camera: CameraDevice? = nil,
-        monitor: PressureMonitor? = nil, policy: CaptureSession.PressurePolicy = .init(), format: OutputFormat = .png
+        monitor: PressureMonitor? = nil, policy: CaptureSession.PressurePolicy = .init(), format: OutputFormat = .png,
+        movies: MovieFileOutput? = nil
     ) throws -> CaptureSession {
         try CaptureService.makeSession(
             cameras: cameras, camera: camera, pipeline: pipeline.map { PipelineSource(text: $0, path: "test.yaml") },
-            registry: BuiltPlugins.registry, writer: PhotoWriter(directory: output, format: format),
+            registry: BuiltPlugins.registry, writer: PhotoWriter(directory: output, format: format), movieOutput: movies,
             pressureMonitor: monitor, pressurePolicy: policy)
     }
 }
