@@ -1,0 +1,119 @@
+import Foundation
+import MatteboxTestSupport
+import Testing
+
+/// `mattebox record` and `capture --live` as a user runs them, on a replay
+/// camera, with the files read back by ffprobe and exiftool.
+@Suite struct RecordCommandTests {
+    private func replayConfig() throws -> (URL, URL) {
+        let folder = try TestEnvironment.scratchDirectory("record-cli")
+        let photos = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos")
+        let config = folder.appendingPathComponent("cameras.yaml")
+        try """
+            cameras:
+              - name: Desk Back
+                position: back
+                images: [\(photos.path)/orientation-1.jpg, \(photos.path)/selfie-front.jpg]
+                framesPerPicture: 10
+                sizes: [640x480]
+            """.write(to: config, atomically: true, encoding: .utf8)
+        return (config, folder)
+    }
+
+    private func json(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    @Test func recordsForTheDurationAsked() throws {
+        let (config, folder) = try replayConfig()
+        for codec in ["h264", "hevc"] {
+            let out = folder.appendingPathComponent(codec)
+            let run = TestEnvironment.run([
+                TestEnvironment.mattebox, "record", "--cameras", config.path, "--duration", "1.5", "--codec", codec,
+                "--container", codec == "hevc" ? "mov" : "mp4", "-o", out.path, "--json",
+            ])
+            #expect(run.status == 0, "\(run.errors)")
+            let movie = json(run.output)["movie"] as? [String: Any] ?? [:]
+            let path = try #require(movie["path"] as? String)
+            #expect(movie["complete"] as? Bool == true && movie["ending"] as? String == "durationReached")
+            #expect(path.hasSuffix(codec == "hevc" ? ".mov" : ".mp4"))
+            let probe = try MovieProbe.read(path)
+            #expect(probe.codec == codec)
+            #expect(abs(probe.duration - 1.5) <= 1.0 / 30 + 0.002, "\(probe.duration)")
+            #expect(probe.frames == movie["frames"] as? Int && probe.frames >= 40)
+            if codec == "hevc" { #expect(probe.streamTags.first == "hvc1", "Apple's players want hvc1") }
+        }
+    }
+
+    @Test func aKilledRecordingLeavesAMoviePlayersRead() throws {
+        let (config, folder) = try replayConfig()
+        let out = folder.appendingPathComponent("killed")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.mattebox)
+        process.arguments = ["record", "--cameras", config.path, "-o", out.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 3.5)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        let partial = try #require(names.first { $0.hasSuffix(".recording.mp4") }, "\(names)")
+        #expect(!names.contains { $0.hasSuffix(".mp4") && !$0.hasSuffix(".recording.mp4") })
+        let probe = try MovieProbe.read(out.appendingPathComponent(partial).path)
+        #expect(probe.codec == "h264" && probe.frames >= 30, "fragments up to the kill: \(probe.frames) frames")
+    }
+
+    @Test func ctrlCFinishesTheMovie() throws {
+        let (config, folder) = try replayConfig()
+        let out = folder.appendingPathComponent("interrupted")
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.mattebox)
+        process.arguments = ["record", "--cameras", config.path, "-o", out.path, "--json"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 2)
+        kill(process.processIdentifier, SIGINT)
+        let report = json(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let movie = report["movie"] as? [String: Any] ?? [:]
+        #expect(movie["ending"] as? String == "stopped" && movie["complete"] as? Bool == true, "\(report)")
+        let probe = try MovieProbe.read(try #require(movie["path"] as? String))
+        #expect(probe.frames == movie["frames"] as? Int)
+    }
+
+    @Test func badOptionsAreRefusedBeforeTheCameraOpens() {
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "record", "--codec", "vp9", "-o", "/tmp/x"])
+        #expect(run.status == 64 && run.errors.contains("--codec takes h264 or hevc"), "\(run.errors)")
+        let live = TestEnvironment.run([
+            TestEnvironment.mattebox, "capture", "--live", "--live-format", "motion-photo", "--format", "heic", "-o", "/tmp/x",
+        ])
+        #expect(live.status == 64 && live.errors.contains("Motion Photo is a JPEG"), "\(live.errors)")
+    }
+
+    @Test func captureLiveWritesBothPairings() throws {
+        let (config, folder) = try replayConfig()
+        let out = folder.appendingPathComponent("live")
+        let run = TestEnvironment.run([
+            TestEnvironment.mattebox, "capture", "--cameras", config.path, "--live", "--live-format", "both", "--count", "2",
+            "--interval", "0.3", "-o", out.path, "--json",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let photos = json(run.output)["photos"] as? [[String: Any]] ?? []
+        #expect(photos.count == 2)
+        for photo in photos {
+            let live = photo["livePhoto"] as? [String: Any] ?? [:]
+            let identifier = try #require(live["contentIdentifier"] as? String)
+            let files = live["files"] as? [String] ?? []
+            let mov = try #require(files.first { $0.hasSuffix(".mov") })
+            let still = try #require(photo["output"] as? String)
+            #expect(still.hasSuffix(".MP.jpg") && files.contains(still))
+            #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", still) == identifier)
+            #expect(MovieProbe.exiftool("Keys:ContentIdentifier", mov) == identifier)
+            #expect(MovieProbe.exiftool("XMP-GCamera:MotionPhoto", still) == "1")
+        }
+    }
+}
