@@ -20,6 +20,10 @@ public struct PhotoMetadata: Sendable {
     public var codedOrigins: [ImageRole: CodedOrigin] = [:]
     /// How stages asked for this photo to be written.
     public var output = OutputRequest()
+    /// The movie a Google Motion Photo carries after its JPEG (its XMP says
+    /// where): a JPEG output appends it again, so the Motion Photo survives a
+    /// re-encode; other outputs say that it was not kept.
+    public var motionPhotoMovie: Data?
     /// Free-form notes stages leave for the user ("note.<name>" keys), e.g.
     /// why no portrait matte was made.
     public var notes: [String: String] = [:]

@@ -41,6 +41,8 @@ public struct HEIFSummary: Codable, Sendable {
         public var dateTimeOriginal: String?
         public var orientation: Int?
         public var hasLocation: Bool
+        /// A Live Photo's content identifier (Apple's maker note).
+        public var contentIdentifier: String?
     }
 
     public var file: String
@@ -101,7 +103,7 @@ public enum HEIFInspector {
             exif: exifBlock.map {
                 HEIFSummary.Exif(
                     bytes: $0.bytes.count, make: $0.make, model: $0.model, dateTimeOriginal: $0.dateTimeOriginal,
-                    orientation: $0.orientation, hasLocation: $0.hasLocation)
+                    orientation: $0.orientation, hasLocation: $0.hasLocation, contentIdentifier: $0.appleContentIdentifier)
             },
             xmpBytes: xmp?.count, xmpNamespaces: xmp.map(namespaces) ?? [], auxiliary: auxiliary,
             otherImages: try HEIFCarryOver.otherTopLevelImages(of: container).map {

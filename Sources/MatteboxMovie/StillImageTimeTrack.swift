@@ -9,7 +9,8 @@ import MatteboxRuntime
 /// not write `mebx` tracks, so this adds one to a finished, unfragmented
 /// QuickTime file whose `moov` comes after its `mdat` (FFmpeg's default):
 /// the new sample goes in a small `mdat` before the rewritten `moov`, and no
-/// existing chunk offset moves.
+/// existing chunk offset moves. The keyed metadata moves where QuickTime keeps
+/// it (`quickTimeMetadata`).
 ///
 /// Layout sources: Apple's QuickTime File Format, "Timed Metadata Media" (the
 /// `keys` table of a `mebx` sample entry, `keyd` and `dtyp`); ExifTool's
@@ -47,12 +48,15 @@ public enum StillImageTimeTrack {
         let sampleOffset = out.count + 8
         out += ByteWriter.box("mdat") { $0.append(sample) }
         var moovBytes = ByteWriter()
+        let metadata = try quickTimeMetadata(children, movie)
         moovBytes.box("moov") { body in
             for child in children {
                 var bytes = Array(movie[child.range])
                 if child.type == "mvhd" { bytes.replaceSubrange(bytes.count - 4..<bytes.count, with: u32(trackID + 1)) }
+                if child.type == "udta", let metadata { bytes = metadata.udta }
                 body.append(bytes)
             }
+            if let metadata { body.append(metadata.meta) }
             body.append(
                 track(
                     id: trackID, movieDuration: movieDuration, mediaTimescale: mediaTimescale, mediaDuration: mediaDuration,
@@ -150,6 +154,21 @@ public enum StillImageTimeTrack {
                 }
             }
         }
+    }
+
+    /// FFmpeg writes the `mdta` keys as moov/udta/meta, a full box as MP4 has it;
+    /// QuickTime (and iPhones' Live Photo movies) keep them in moov/meta, a plain
+    /// atom of hdlr, keys and ilst. Returns that `meta` and the `udta` without it.
+    private static func quickTimeMetadata(_ moov: [Box], _ movie: [UInt8]) throws -> (meta: [UInt8], udta: [UInt8])? {
+        guard moov.first("meta") == nil, let udta = moov.first("udta") else { return nil }
+        let inside = try Box.children(of: movie, in: udta.payload, parent: "udta")
+        guard let meta = inside.first("meta"), meta.payload.count > 4 else { return nil }
+        var payload = meta.payload
+        if movie[payload.lowerBound..<payload.lowerBound + 4].allSatisfy({ $0 == 0 }) { payload = payload.lowerBound + 4..<payload.upperBound }
+        let quickTimeMeta = ByteWriter.box("meta") { $0.append(movie[payload]) }
+        let rest = inside.filter { $0.type != "meta" }
+        let udtaBytes = rest.isEmpty ? [] : ByteWriter.box("udta") { body in for box in rest { body.append(movie[box.range]) } }
+        return (quickTimeMeta, udtaBytes)
     }
 
     private static func u32(_ value: UInt32) -> [UInt8] {

@@ -117,3 +117,76 @@ import Testing
         }
     }
 }
+
+/// A Live Photo taken by `capture --live`, then inspected and processed: the
+/// pairing is shown, and survives a rewrite of the still.
+@Suite struct LivePhotoProcessTests {
+    private func capture(_ format: String, liveFormat: String) throws -> (still: String, files: [String], identifier: String, folder: URL) {
+        let folder = try TestEnvironment.scratchDirectory("live-process")
+        let run = TestEnvironment.run([
+            TestEnvironment.mattebox, "capture", "--live", "--live-format", liveFormat, "--format", format, "-o",
+            folder.appendingPathComponent("taken").path, "--json",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let report = (try? JSONSerialization.jsonObject(with: Data(run.output.utf8))) as? [String: Any] ?? [:]
+        let photo = (report["photos"] as? [[String: Any]])?.first ?? [:]
+        let live = photo["livePhoto"] as? [String: Any] ?? [:]
+        return (
+            try #require(photo["output"] as? String), live["files"] as? [String] ?? [],
+            try #require(live["contentIdentifier"] as? String), folder
+        )
+    }
+
+    private func json(_ run: TestEnvironment.CommandResult) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(run.output.utf8))) as? [String: Any] ?? [:]
+    }
+
+    @Test func inspectShowsTheAppleAndGooglePairings() throws {
+        let (still, files, identifier, _) = try capture("jpeg", liveFormat: "both")
+        let report = json(TestEnvironment.run([TestEnvironment.mattebox, "inspect", still, "--json"]))
+        let live = report["livePhoto"] as? [String: Any] ?? [:]
+        #expect(live["contentIdentifier"] as? String == identifier)
+        let paired = live["pairedMovie"] as? [String: Any] ?? [:]
+        #expect(paired["identifierMatches"] as? Bool == true && files.contains(paired["path"] as? String ?? "-"))
+        let motion = live["motionPhoto"] as? [String: Any] ?? [:]
+        let offset = try #require(motion["offset"] as? Int)
+        let length = try #require(motion["length"] as? Int)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: still))
+        #expect(offset + length == bytes.count && bytes[offset + 4..<offset + 8] == Data("ftyp".utf8))
+        let movieReport = json(TestEnvironment.run([TestEnvironment.mattebox, "inspect", try #require(paired["path"] as? String), "--json"]))
+        let movie = movieReport["movie"] as? [String: Any] ?? [:]
+        #expect(movie["contentIdentifier"] as? String == identifier)
+        let stillTime = try #require(movie["stillImageTime"] as? Double)
+        #expect(stillTime > 1 && stillTime < (movie["duration"] as? Double ?? 0))
+    }
+
+    @Test func processKeepsTheIdentifierAndRebuildsTheMotionPhoto() throws {
+        let (still, _, identifier, folder) = try capture("jpeg", liveFormat: "motion-photo")
+        let original = try Data(contentsOf: URL(fileURLWithPath: still))
+        // Pixels change (grayscale, invert): the JPEG is encoded again and the movie appended again.
+        let out = folder.appendingPathComponent("processed")
+        let run = TestEnvironment.run([
+            TestEnvironment.mattebox, "process", still, "-o", out.path, "--pipeline",
+            TestEnvironment.packageRoot.appendingPathComponent("Samples/pipelines/sample-plugins.yaml").path,
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let rewritten = out.appendingPathComponent(URL(fileURLWithPath: still).lastPathComponent)
+        let bytes = try Data(contentsOf: rewritten)
+        #expect(bytes != original)
+        #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", rewritten.path) == identifier)
+        let report = json(TestEnvironment.run([TestEnvironment.mattebox, "inspect", rewritten.path, "--json"]))
+        let motion = (report["livePhoto"] as? [String: Any])?["motionPhoto"] as? [String: Any] ?? [:]
+        let length = try #require(motion["length"] as? Int)
+        let embedded = folder.appendingPathComponent("rebuilt.mp4")
+        try bytes.suffix(length).write(to: embedded)
+        #expect(try MovieProbe.read(embedded.path).frames > 60, "the movie came along")
+
+        // A HEIC cannot carry it: a note says so, and its XMP no longer claims a movie.
+        let heic = TestEnvironment.run([TestEnvironment.mattebox, "process", still, "-o", folder.appendingPathComponent("heic").path, "--format", "heic"])
+        #expect(heic.status == 0 && heic.output.contains("Motion Photo's movie"), "\(heic.output)")
+        let heicFile = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("heic").path).first)
+        let heicPath = folder.appendingPathComponent("heic/\(heicFile)").path
+        #expect(MovieProbe.exiftool("XMP-GCamera:MotionPhoto", heicPath) == "0")
+        #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", heicPath) == identifier)
+    }
+}

@@ -67,6 +67,9 @@ extension ImageContainer {
         {
             notes["jpegSegments"] = "\(kinds.joined(separator: ", ")) of the JPEG not kept: \(displayName) output holds EXIF and XMP only"
         }
+        if name != "jpeg", let movie = photo.metadata.motionPhotoMovie {
+            notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: only a JPEG output carries it"
+        }
         let bits = photo.primary.format.bytesPerSample * 8
         if bits > maximumBitsPerSample {
             notes["bitDepth"] = "\(photo.primary.format) samples written as \(maximumBitsPerSample)-bit \(displayName)"

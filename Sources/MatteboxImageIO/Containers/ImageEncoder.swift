@@ -19,7 +19,13 @@ public enum ImageEncoder {
     public static func encode(
         _ photo: Photo, as format: OutputFormat, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]
     ) throws -> Data {
-        try format.container.encode(photo, quality: quality, heif: heif, notes: &notes)
+        var photo = photo
+        if format != .jpeg, photo.metadata.motionPhotoMovie != nil {
+            // The movie stays behind (noted by `limitations`): the XMP must stop claiming it.
+            photo.metadata.xmp = photo.metadata.xmp.map(MotionPhotoTrailer.notAMotionPhoto)
+            photo.metadata.motionPhotoMovie = nil
+        }
+        return try format.container.encode(photo, quality: quality, heif: heif, notes: &notes)
     }
 
     /// Encodes bare pixels as JPEG or PNG.

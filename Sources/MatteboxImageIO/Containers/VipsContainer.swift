@@ -76,6 +76,7 @@ struct VipsContainer: ImageContainer {
         let alpha = decoded.alpha.data == nil ? nil : try Vips.image(adopting: decoded.alpha)
         if let jpeg {
             metadata.codedOrigins[.primary] = CodedOrigin(file: jpeg, item: 0, decoded: primary, iccProfile: metadata.iccProfile)
+            metadata.motionPhotoMovie = MotionPhotoTrailer.range(in: jpeg.bytes, xmp: metadata.xmp).map { Data(jpeg.bytes[$0]) }
         }
         var photo = Photo(primary: primary, metadata: metadata, source: url)
         if let alpha { photo.setAuxiliary(alpha, for: .alpha) }
@@ -92,7 +93,9 @@ struct VipsContainer: ImageContainer {
             // turned, which was done in the DCT domain): its bytes are kept (scan,
             // quantisation, ICC, IPTC, MPF, extended XMP) and only the EXIF and
             // XMP, which stages may have changed, are put in anew.
-            return try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: Data(coded)))
+            let image = MotionPhotoTrailer.removing(photo.metadata.motionPhotoMovie, from: coded)
+            let embedded = try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: Data(image)))
+            return MotionPhotoTrailer.appending(photo.metadata.motionPhotoMovie, to: embedded, xmp: photo.metadata.xmp, notes: &notes)
         }
         // PNG holds alpha: the alpha image goes back in as the fourth channel.
         let pixels = holdsAlpha ? photo.auxiliary[.alpha].flatMap { photo.primary.addingAlpha($0) } ?? photo.primary : photo.primary
@@ -108,7 +111,8 @@ struct VipsContainer: ImageContainer {
             }
         }
         // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
-        return try ExifEmbedding.embed(exif, inJPEG: data)
+        let embedded = try ExifEmbedding.embed(exif, inJPEG: data)
+        return MotionPhotoTrailer.appending(photo.metadata.motionPhotoMovie, to: embedded, xmp: photo.metadata.xmp, notes: &notes)
     }
 
     /// The JPEG the photo was read from, when its pixels (perhaps turned) and

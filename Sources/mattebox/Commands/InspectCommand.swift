@@ -3,6 +3,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxMovie
 import MatteboxRuntime
 
 /// `mattebox inspect`: what a HEIF file holds, read from its boxes, and on
@@ -14,12 +15,16 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             The listing comes from the file's boxes (nothing is decoded), so it also works on files \
             libheif refuses; the last line says whether this machine's libheif can open the file. \
+            A Live Photo's pairing is shown too: the content identifier in the still and the movie \
+            beside it (same name, .mov) with its identifier and still time, or a Motion Photo's \
+            embedded movie (offset, length, duration). inspect also reads JPEG stills (their \
+            pairing only) and QuickTime/MP4 movies (duration, coding, identifier, still time). \
             --sheet decodes everything and renders the primary beside each auxiliary image (depth in \
             a colour map) and each one laid over the primary, with labels.
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "A HEIF/HEIC file, or - for standard input.") var file: String
+    @Argument(help: "A HEIF/HEIC file (or a JPEG still or QuickTime/MP4 movie for Live Photo pairing), or - for standard input.") var file: String
     @Flag(help: "Print the listing as JSON.") var json = false
     @Option(help: "Also write a contact sheet PNG to this path (its folder must exist).") var sheet: String?
     @Flag(help: "Replace the contact sheet if it exists.") var overwrite = false
@@ -33,6 +38,7 @@ struct InspectCommand: ParsableCommand {
             return spool!
         }
         try InputFile.checkReadable(url)
+        if try inspectOther(url) { return }
         if ImageContainers.container(of: url)?.name != "heic" {
             let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""
             throw MatteboxError("\(url.path): not a HEIF file\(kind); inspect reads HEIF and HEIC files")
@@ -44,10 +50,12 @@ struct InspectCommand: ParsableCommand {
         }
         let summary = try HEIFInspector.inspect(at: url)
         let libheif = HEIFInspector.libheifVerdict(at: url)
+        let live = LivePhotoInspection.inspect(still: url, contentIdentifier: summary.exif?.contentIdentifier)
         if json {
-            try JSONOutput.print(HEIFInspectReport(summary: summary, libheif: libheif))
+            try JSONOutput.print(HEIFInspectReport(summary: summary, libheif: libheif, livePhoto: live.isEmpty ? nil : live))
         } else {
             print(InspectionText.render(summary, libheif: libheif))
+            for line in live.lines { print(line) }
         }
         if let sheetTarget {
             let photo = try ImageDecoder.decodePhoto(at: url)
@@ -60,16 +68,61 @@ struct InspectCommand: ParsableCommand {
     }
 }
 
-/// The JSON `inspect --json` prints: the summary plus libheif's verdict.
+extension InspectCommand {
+    /// Movies and JPEG stills: what they say of a Live Photo. False for anything else.
+    private func inspectOther(_ url: URL) throws -> Bool {
+        let head = try FileHandle(forReadingFrom: url).read(upToCount: 16) ?? Data()
+        if MovieInspector.looksLikeMovie(ArraySlice(head)) {
+            guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is a movie") }
+            let bytes = Array(try Data(contentsOf: url))
+            let summary = try MovieInspector.inspect(bytes, name: url.path)
+            if json { try JSONOutput.print(MovieInspectReport(file: url.path, bytes: bytes.count, movie: summary)) }
+            else { print(MovieInspectionText.render(summary, path: url.path, bytes: bytes.count)) }
+            return true
+        }
+        guard ImageContainers.container(of: url)?.name == "jpeg" else { return false }
+        guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is a JPEG") }
+        let photo = try ImageContainers.reader(for: url).readPhoto(at: url)
+        let live = LivePhotoInspection.inspect(still: url, contentIdentifier: photo.metadata.exif?.appleContentIdentifier, photo: photo)
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+        if json {
+            try JSONOutput.print(JPEGInspectReport(file: url.path, bytes: size, width: photo.primary.width, height: photo.primary.height, livePhoto: live.isEmpty ? nil : live))
+        } else {
+            print("\(url.path) (\(size) bytes; JPEG \(photo.primary.width)x\(photo.primary.height))")
+            print(live.isEmpty ? "not a Live Photo or Motion Photo" : live.lines.joined(separator: "\n"))
+        }
+        return true
+    }
+}
+
+/// The JSON `inspect --json` prints: the summary plus libheif's verdict and the Live Photo pairing.
 struct HEIFInspectReport: Encodable {
     var summary: HEIFSummary
     var libheif: String
+    var livePhoto: LivePhotoInspection?
 
     func encode(to encoder: Encoder) throws {
         try summary.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(libheif, forKey: .libheif)
+        try container.encodeIfPresent(livePhoto, forKey: .livePhoto)
     }
 
-    private enum Key: String, CodingKey { case libheif }
+    private enum Key: String, CodingKey { case libheif, livePhoto }
+}
+
+/// `inspect --json` of a movie.
+struct MovieInspectReport: Encodable {
+    var file: String
+    var bytes: Int
+    var movie: MovieSummary
+}
+
+/// `inspect --json` of a JPEG still: its Live Photo pairing.
+struct JPEGInspectReport: Encodable {
+    var file: String
+    var bytes: Int
+    var width: Int
+    var height: Int
+    var livePhoto: LivePhotoInspection?
 }

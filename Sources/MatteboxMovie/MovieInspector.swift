@@ -1,0 +1,169 @@
+import Foundation
+import MatteboxISOBMFF
+import MatteboxRuntime
+
+/// What a QuickTime/MP4 movie says about itself, read from its boxes (nothing
+/// is decoded): duration, the video's coding and frame count, and the Live
+/// Photo pairing — the `mdta` content identifier in `moov/meta` and the
+/// still's time from a `mebx` track keyed `com.apple.quicktime.still-image-time`.
+public struct MovieSummary: Codable, Sendable, Equatable {
+    public var duration: Double
+    /// The video sample entry's type (avc1, hvc1, ...).
+    public var videoCoding: String?
+    public var videoFrames: Int?
+    public var contentIdentifier: String?
+    /// Seconds from the start to the still, when the movie marks it.
+    public var stillImageTime: Double?
+    /// A fragmented movie (`mvex`): its frames are in fragments, not counted here.
+    public var fragmented: Bool
+}
+
+public enum MovieInspector {
+    /// Whether `bytes` start like a QuickTime or MP4 movie (an `ftyp` that is not an image brand).
+    public static func looksLikeMovie(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count >= 12 else { return false }
+        let start = bytes.startIndex
+        guard BoxType.string(bytes[(start + 4)..<(start + 8)]) == "ftyp" else { return false }
+        let brand = BoxType.string(bytes[(start + 8)..<(start + 12)])
+        return !["heic", "heix", "mif1", "msf1", "avif", "heim", "heis", "hevc"].contains(brand)
+    }
+
+    public static func inspect(_ bytes: [UInt8], name: String) throws -> MovieSummary {
+        let top = try Box.children(of: bytes, in: 0..<bytes.count, parent: name)
+        let moov = try top.required("moov", in: name)
+        let boxes = try Box.children(of: bytes, in: moov.payload, parent: "moov")
+        let mvhd = try boxes.required("mvhd", in: "moov")
+        let (timescale, duration) = try timing(mvhd, bytes)
+        var summary = MovieSummary(
+            duration: timescale > 0 ? Double(duration) / Double(timescale) : 0, fragmented: boxes.first("mvex") != nil)
+        // QuickTime puts the keyed metadata in moov/meta; FFmpeg in moov/udta/meta.
+        let udta = try boxes.first("udta").map { try Box.children(of: bytes, in: $0.payload, parent: "udta") } ?? []
+        if let meta = boxes.first("meta") ?? udta.first("meta") {
+            summary.contentIdentifier = try metadata(meta, bytes)[contentIdentifierKey]
+        }
+        for trak in boxes where trak.type == "trak" {
+            let track = try Track(trak, bytes)
+            switch track.handler {
+            case "vide":
+                summary.videoCoding = track.sampleEntry
+                summary.videoFrames = track.sampleSizes.count
+            case "meta" where track.keys.contains(StillImageTimeTrack.key):
+                // The first sample holding data marks the still; its time is where it starts.
+                if let index = track.sampleSizes.firstIndex(where: { $0 > 0 }), track.timescale > 0 {
+                    summary.stillImageTime = Double(track.sampleStarts(upTo: index)) / Double(track.timescale)
+                }
+            default: break
+            }
+        }
+        return summary
+    }
+
+    static let contentIdentifierKey = LivePhotoMovie.contentIdentifierKey
+
+    private static func timing(_ header: Box, _ bytes: [UInt8]) throws -> (UInt32, UInt64) {
+        var (reader, version, _) = try header.fullBoxReader(bytes)
+        try reader.skip(version == 1 ? 16 : 8, "'\(header.type)' times")
+        let timescale = try reader.u32("timescale")
+        let duration = version == 1 ? try reader.u64("duration") : UInt64(try reader.u32("duration"))
+        return (timescale, duration)
+    }
+
+    /// `mdta` keys and their UTF-8 values from a `meta` box (FFmpeg writes it
+    /// as a full box, QuickTime as a plain one; both are read).
+    static func metadata(_ meta: Box, _ bytes: [UInt8]) throws -> [String: String] {
+        var range = meta.payload
+        if range.count >= 4, bytes[range.lowerBound..<range.lowerBound + 4].allSatisfy({ $0 == 0 }) {
+            range = range.lowerBound + 4..<range.upperBound
+        }
+        let children = try Box.children(of: bytes, in: range, parent: "meta")
+        guard let keysBox = children.first("keys"), let list = children.first("ilst") else { return [:] }
+        var reader = try keysBox.fullBoxReader(bytes).reader
+        let count = try reader.u32("key count")
+        var keys: [String] = []
+        for _ in 0..<min(count, 1024) {
+            let size = Int(try reader.u32("key size"))
+            guard size >= 8 else { throw MatteboxError("a 'keys' entry of \(size) bytes") }
+            _ = try reader.fourCC("key namespace")
+            keys.append(String(decoding: try reader.take(size - 8, "key"), as: UTF8.self))
+        }
+        var values: [String: String] = [:]
+        for item in try Box.children(of: bytes, in: list.payload, parent: "ilst") {
+            let index = Int(item.range.lowerBound + 4 < bytes.count ? readU32(bytes, item.range.lowerBound + 4) : 0)
+            guard index >= 1, index <= keys.count,
+                let data = try Box.children(of: bytes, in: item.payload, parent: "ilst item").first("data"),
+                data.payload.count >= 8, readU32(bytes, data.payload.lowerBound) == 1
+            else { continue }
+            values[keys[index - 1]] = String(decoding: bytes[(data.payload.lowerBound + 8)..<data.payload.upperBound], as: UTF8.self)
+        }
+        return values
+    }
+
+    /// One `trak`: its handler, first sample entry, timescale, sample table and (for `mebx`) its keys.
+    private struct Track {
+        var handler = ""
+        var sampleEntry: String?
+        var timescale: UInt32 = 0
+        var sampleSizes: [UInt32] = []
+        var durations: [(count: UInt32, delta: UInt32)] = []
+        var keys: [String] = []
+
+        init(_ trak: Box, _ bytes: [UInt8]) throws {
+            guard let mdia = try Box.children(of: bytes, in: trak.payload, parent: "trak").first("mdia") else { return }
+            let media = try Box.children(of: bytes, in: mdia.payload, parent: "mdia")
+            if let mdhd = media.first("mdhd") { timescale = try MovieInspector.timing(mdhd, bytes).0 }
+            if let hdlr = media.first("hdlr") {
+                var reader = try hdlr.fullBoxReader(bytes).reader
+                _ = try reader.u32("pre-defined")
+                handler = try reader.fourCC("handler type")
+            }
+            guard let minf = media.first("minf"),
+                let stbl = try Box.children(of: bytes, in: minf.payload, parent: "minf").first("stbl")
+            else { return }
+            let table = try Box.children(of: bytes, in: stbl.payload, parent: "stbl")
+            if let stsd = table.first("stsd"), stsd.payload.count >= 8 {
+                let entries = try Box.children(of: bytes, in: stsd.payload.lowerBound + 8..<stsd.payload.upperBound, parent: "stsd")
+                if let entry = entries.first {
+                    sampleEntry = entry.type
+                    if entry.type == "mebx", entry.payload.count > 8 {
+                        let inner = try Box.children(of: bytes, in: entry.payload.lowerBound + 8..<entry.payload.upperBound, parent: "mebx")
+                        if let keyTable = inner.first("keys") {
+                            for key in try Box.children(of: bytes, in: keyTable.payload, parent: "keys") {
+                                for part in try Box.children(of: bytes, in: key.payload, parent: "key") where part.type == "keyd" {
+                                    keys.append(String(decoding: bytes[(part.payload.lowerBound + 4)..<part.payload.upperBound], as: UTF8.self))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if let stsz = table.first("stsz") {
+                var reader = try stsz.fullBoxReader(bytes).reader
+                let fixed = try reader.u32("sample size")
+                let count = try reader.u32("sample count")
+                guard count <= 10_000_000 else { throw MatteboxError("'stsz' says \(count) samples") }
+                sampleSizes = fixed != 0 ? Array(repeating: fixed, count: Int(count)) : try (0..<count).map { _ in try reader.u32("size") }
+            }
+            if let stts = table.first("stts") {
+                var reader = try stts.fullBoxReader(bytes).reader
+                let count = try reader.u32("entry count")
+                durations = try (0..<min(count, 1_000_000)).map { _ in (try reader.u32("count"), try reader.u32("delta")) }
+            }
+        }
+
+        /// Media time at which sample `index` starts.
+        func sampleStarts(upTo index: Int) -> UInt64 {
+            var remaining = index
+            var time: UInt64 = 0
+            for run in durations where remaining > 0 {
+                let taken = min(remaining, Int(run.count))
+                time += UInt64(taken) * UInt64(run.delta)
+                remaining -= taken
+            }
+            return time
+        }
+    }
+
+    private static func readU32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
