@@ -19,14 +19,18 @@ public struct MovieSummary: Codable, Sendable, Equatable {
 }
 
 public enum MovieInspector {
-    /// Whether `bytes` start like a QuickTime or MP4 movie (an `ftyp` that is not an image brand).
+    /// Whether `bytes` start like a QuickTime or MP4 movie (an `ftyp` with a movie brand;
+    /// HEIF, AVIF and raw formats such as CR3 share the box structure but not the brands).
     public static func looksLikeMovie(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard bytes.count >= 12 else { return false }
         let start = bytes.startIndex
         guard BoxType.string(bytes[(start + 4)..<(start + 8)]) == "ftyp" else { return false }
-        let brand = BoxType.string(bytes[(start + 8)..<(start + 12)])
-        return !["heic", "heix", "mif1", "msf1", "avif", "heim", "heis", "hevc"].contains(brand)
+        return movieBrands.contains(BoxType.string(bytes[(start + 8)..<(start + 12)]))
     }
+
+    static let movieBrands: Set<String> = [
+        "qt  ", "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VP", "3gp4", "3gp5", "3gp6", "dash",
+    ]
 
     public static func inspect(_ bytes: [UInt8], name: String) throws -> MovieSummary {
         let top = try Box.children(of: bytes, in: 0..<bytes.count, parent: name)

@@ -60,7 +60,9 @@ public final class CameraApp: Sendable {
         let delivery = try CaptureService.makeDelivery(
             pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: library.folder, format: nil))
         deliverableRoles = Set(delivery.runner?.pipeline.stages.flatMap { $0.plugin.outputs.map(\.role) } ?? [])
-        session = try CaptureSession(cameras: cameras, camera: camera, delivery: delivery, pressureMonitor: pressureMonitor)
+        session = try CaptureSession(
+            cameras: cameras, camera: camera, delivery: delivery, movieOutput: MovieFileOutput(directory: library.folder),
+            pressureMonitor: pressureMonitor)
         preview = PreviewHub(maximumViewers: configuration.maximumViewers)
         events = EventHub(maximumListeners: configuration.maximumEventListeners)
         tapToFocusCameras = Set(cameras.filter { camera in

@@ -28,6 +28,9 @@ extension CameraApp {
         var deliverable: Deliverable
         var formats: [String]
         var preview: PreviewHub.Counters
+        /// Live Photo capture is on (its pre-roll filling), and the bytes the pre-roll holds.
+        var livePhotos: Bool
+        var livePhotoPreRollBytes: Int
     }
 
     struct Deliverable: Codable {
@@ -44,6 +47,8 @@ extension CameraApp {
         var semanticMattes: Bool?
         var mirrorFront: Bool?
         var format: String?
+        /// A Live Photo (Live Photo capture must be on: POST /api/live).
+        var live: Bool?
     }
 
     struct CaptureReply: Encodable {
@@ -55,6 +60,16 @@ extension CameraApp {
         var quality: String
         var shutterToFileSeconds: Double
         var notes: [String: String]
+        /// A Live Photo's movie files and why they could not be written.
+        var livePhoto: [String]?
+        var livePhotoError: String?
+    }
+
+    struct LiveRequest: Decodable { var enabled: Bool }
+    struct RecordingRequest: Decodable {
+        /// "start" or "stop".
+        var action: String
+        var mirrorFront: Bool?
     }
 
     struct CameraRequest: Decodable { var camera: String }
@@ -92,9 +107,39 @@ extension CameraApp {
                     id: result.output.lastPathComponent, files: [result.output.path] + result.auxiliaryOutputs.map(\.path),
                     width: result.size.width, height: result.size.height, frameSequence: result.frameSequence,
                     quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
-                    notes: result.notes.merging(result.absenceReasons) { note, _ in note }))
+                    notes: result.notes.merging(result.absenceReasons) { note, _ in note },
+                    livePhoto: settings.livePhotoContentIdentifier == nil ? nil : result.livePhotoMovie.map(\.path),
+                    livePhotoError: result.livePhotoError))
             } catch {
                 return try JSONReply.error(.serviceUnavailable, "\(error)")
+            }
+        }
+
+        router.post("/api/live") { request, context -> Response in
+            let wanted = try await JSONReply.decode(LiveRequest.self, from: request, context: context)
+            do { try await self.session.setLivePhotoCaptureEnabled(wanted.enabled) } catch {
+                return try JSONReply.error(.conflict, "\(error)")
+            }
+            return try JSONReply.ok(await self.status())
+        }
+
+        router.post("/api/recording") { request, context -> Response in
+            let wanted = try await JSONReply.decode(RecordingRequest.self, from: request, context: context)
+            switch wanted.action {
+            case "start":
+                do {
+                    let path = try await self.session.startRecording(mirrorsFrontCamera: wanted.mirrorFront ?? false)
+                    return try JSONReply.ok(["path": path])
+                } catch {
+                    return try JSONReply.error(.conflict, "\(error)")
+                }
+            case "stop":
+                guard let movie = await self.session.stopRecording() else {
+                    return try JSONReply.error(.conflict, "no movie is being recorded")
+                }
+                return try JSONReply.ok(movie)
+            default:
+                return try JSONReply.error(.badRequest, "action is start or stop, not \(wanted.action)")
             }
         }
 
@@ -174,7 +219,8 @@ extension CameraApp {
                 portraitMatte: deliverableRoles.contains(.portraitMatte),
                 semanticMattes: Self.semanticRoles.filter(deliverableRoles.contains).map(\.rawValue)),
             formats: ["auto"] + ImageContainers.writable.map(\.name),
-            preview: preview.counters)
+            preview: preview.counters, livePhotos: await session.isLivePhotoCaptureEnabled,
+            livePhotoPreRollBytes: await session.livePhotoPreRollBytes)
     }
 
     func photoSettings(_ request: CaptureRequest) throws -> PhotoSettings {
@@ -199,6 +245,7 @@ extension CameraApp {
             semanticMatteDelivery: request.semanticMattes == false ? [] : Set(Self.semanticRoles),
             mirrorsFrontCamera: request.mirrorFront ?? false)
         settings.outputFormat = format
+        if request.live == true { settings.livePhotoContentIdentifier = UUID().uuidString }
         return settings
     }
 

@@ -83,6 +83,7 @@ import Testing
         try await session.startRecording()
         try await Task.sleep(for: .milliseconds(500))
         await session.apply(.shutdown)
+        #expect(await log.wait { $0 == .interrupted(.videoDeviceNotAvailableDueToSystemPressure) })
         let events = log.all
         let finishedAt = events.firstIndex { if case .didFinishRecording(let movie) = $0 { return movie.ending == .systemPressure } else { return false } }
         let interruptedAt = events.firstIndex(of: .interrupted(.videoDeviceNotAvailableDueToSystemPressure))

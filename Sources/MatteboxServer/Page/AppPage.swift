@@ -34,6 +34,7 @@ enum AppPage {
             <div id="bar">
               <button id="switch" data-testid="switch-camera" title="Switch camera">⟲</button>
               <button id="shutter" data-testid="shutter" title="Take a photo" disabled></button>
+              <button id="record" data-testid="record" title="Record a movie">● Rec</button>
               <img id="last" data-testid="last-photo" alt="" hidden>
             </div>
             <p id="result" data-testid="result"></p>
@@ -48,6 +49,7 @@ enum AppPage {
             <label id="depth-toggle" hidden><input type="checkbox" id="depth" checked> Depth</label>
             <label id="portrait-toggle" hidden><input type="checkbox" id="portrait" data-testid="portrait" checked> Portrait matte</label>
             <label id="semantic-toggle" hidden><input type="checkbox" id="semantic" checked> <span id="semantic-label">Semantic mattes</span></label>
+            <label><input type="checkbox" id="live" data-testid="live"> Live Photo</label>
             <label id="mirror-toggle" hidden><input type="checkbox" id="mirror"> Mirror front photos</label>
             <h2>Camera controls</h2>
             <p id="focus-hint" hidden>Tap the picture to focus and expose there.</p>

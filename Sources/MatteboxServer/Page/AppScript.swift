@@ -63,6 +63,12 @@ extension AppPage {
           $("shutter").disabled = shutterBusy || session.readiness !== "ready";
           $("shutter").dataset.readiness = session.readiness;
           $("thermal").textContent = session.pressure === "nominal" ? "" : "thermal: " + session.pressure;
+          const record = $("record");
+          record.classList.toggle("recording", !!session.recording);
+          record.textContent = session.recording ? "■ Stop" : "● Rec";
+          record.dataset.recording = session.recording ? "yes" : "no";
+          record.disabled = session.state !== "running" && !session.recording;
+          $("live").closest("label").dataset.inProgress = session.livePhotosInProgress || 0;
           if (session.framesPerSecond) $("fps").textContent = session.framesPerSecond.toFixed(0) + " fps";
         }
 
@@ -74,6 +80,8 @@ extension AppPage {
             showSession(event.status);
             if (event.type === "willCapture") flash();
             if (event.type === "didFinish") loadLibrary();
+            if (event.type === "didFinishRecording") $("result").textContent = `Movie ${event.output} (${event.detail})`;
+            if (event.type === "didFinishProcessingLivePhotoMovie" && event.detail) $("result").textContent = "The Live Photo movie failed: " + event.detail;
             if (event.type === "runtimeError") $("result").textContent = "Camera error, recovering: " + event.detail;
             if (event.type === "cameraChanged" || event.type === "interruptionEnded") {
               $("preview").src = "/preview.mjpg?" + Date.now();
@@ -95,9 +103,11 @@ extension AppPage {
             const photo = await api("POST", "/api/capture", {
               quality: $("quality").value, format: $("format").value,
               depth: $("depth").checked, portraitMatte: $("portrait").checked, semanticMattes: $("semantic").checked,
-              mirrorFront: $("mirror").checked });
+              mirrorFront: $("mirror").checked, live: $("live").checked });
             const notes = Object.entries(photo.notes).map(([k, v]) => `${k}: ${v}`).join("; ");
-            $("result").textContent = `${photo.id} ${photo.width}×${photo.height}, ${photo.shutterToFileSeconds.toFixed(2)} s` + (notes ? " — " + notes : "");
+            const movie = photo.livePhoto && photo.livePhoto.length ? " + Live Photo movie" : "";
+            $("result").textContent = `${photo.id} ${photo.width}×${photo.height}, ${photo.shutterToFileSeconds.toFixed(2)} s${movie}` + (notes ? " — " + notes : "");
+            $("result").dataset.live = movie ? "yes" : "no";
             $("result").dataset.photo = photo.id;
             const last = $("last");
             last.src = `/api/library/${encodeURIComponent(photo.id)}/thumbnail.jpg`;
@@ -269,6 +279,16 @@ extension AppPage {
         }
 
         $("shutter").addEventListener("click", shoot);
+        // AVCam's record button: start, then stop; the timeline's events redraw it.
+        $("record").addEventListener("click", async () => {
+          const recording = !!(status && status.session.recording);
+          try {
+            const reply = await api("POST", "/api/recording", { action: recording ? "stop" : "start", mirrorFront: $("mirror").checked });
+            $("result").textContent = recording ? `Movie ${reply.path}, ${reply.frames} frames, ${reply.duration.toFixed(1)} s` : `Recording to ${reply.path}`;
+          } catch (error) { $("result").textContent = error.message; }
+        });
+        // Live Photos: the pre-roll fills from the moment the toggle is on.
+        $("live").addEventListener("change", () => api("POST", "/api/live", { enabled: $("live").checked }).catch((e) => { $("result").textContent = e.message; $("live").checked = false; }));
         $("camera").addEventListener("change", () => switchCamera($("camera").value));
         $("switch").addEventListener("click", () => {
           const ids = status.cameras.map((c) => c.id);

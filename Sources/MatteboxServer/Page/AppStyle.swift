@@ -18,6 +18,8 @@ extension AppPage {
         #bar { display: flex; align-items: center; justify-content: space-between; padding: .8em 0; }
         #shutter { width: 64px; height: 64px; border-radius: 50%; border: 4px solid #fff; background: #ddd; cursor: pointer; }
         #shutter:disabled { background: #555; cursor: default; }
+        #record { padding: 6px 10px; border-radius: 14px; border: 1px solid #c33; background: #222; color: #f55; cursor: pointer; }
+        #record.recording { background: #c33; color: #fff; }
         #switch { font-size: 22px; width: 48px; height: 48px; border-radius: 50%; }
         #last { width: 48px; height: 48px; object-fit: cover; border-radius: 6px; }
         label { display: block; margin: .4em 0; }

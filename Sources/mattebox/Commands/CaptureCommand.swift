@@ -189,15 +189,16 @@ struct CaptureCommand: ParsableCommand {
         let priority = QualityPrioritization(rawValue: self.priority)!
         let (mirrorFront, live, count, interval) = (self.mirrorFront, self.live, self.count, self.interval)
         let photos = try await withThrowingTaskGroup(of: (Int, Photo).self) { group in
+            var taken: [(Int, Photo)] = []
             for index in 0..<count {
                 if index > 0 { try await Task.sleep(for: .seconds(interval)) }
                 var settings = PhotoSettings(quality: priority, mirrorsFrontCamera: mirrorFront)
                 if live { settings.livePhotoContentIdentifier = UUID().uuidString }
                 let press = settings
                 group.addTask { (index, Self.photo(try await session.capturePhoto(press), contentIdentifier: press.livePhotoContentIdentifier)) }
-                if !live { try await group.next().map { _ in () } ?? () }
+                // Plain photos one after another, as before; Live Photos may overlap.
+                if !live, let photo = try await group.next() { taken.append(photo) }
             }
-            var taken: [(Int, Photo)] = []
             for try await photo in group { taken.append(photo) }
             return taken
         }.sorted { $0.0 < $1.0 }.map(\.1)

@@ -41,7 +41,7 @@ struct InspectCommand: ParsableCommand {
         if try inspectOther(url) { return }
         if ImageContainers.container(of: url)?.name != "heic" {
             let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""
-            throw MatteboxError("\(url.path): not a HEIF file\(kind); inspect reads HEIF and HEIC files")
+            throw MatteboxError("\(url.path): not a HEIF file, JPEG or movie\(kind); inspect reads HEIF/HEIC files, JPEG stills and QuickTime/MP4 movies")
         }
         let sheetTarget = try sheet.map { path in
             try OutputPath.resolve(
