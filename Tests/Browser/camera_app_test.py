@@ -142,6 +142,28 @@ def run(mattebox, artifacts, chromium):
                      20, "the portrait matte overlay did not load")
             shot(page, "viewer-overlay")
 
+            # A Live Photo: the toggle fills the pre-roll; the shutter then writes the still and its movie.
+            page.get_by_test_id("live").check()
+            time.sleep(1.8)
+            page.get_by_test_id("shutter").click()
+            expect(page.get_by_test_id("result")).to_have_attribute("data-live", "yes", timeout=60000)
+            live_photo = page.get_by_test_id("result").get_attribute("data-photo")
+            check((library / live_photo).with_suffix(".mov").is_file(), f"no movie beside {live_photo}")
+            page.get_by_test_id("live").uncheck()
+            shot(page, "live-photo")
+
+            # Record: the button turns into Stop while the movie records, and back when it is finished.
+            record = page.get_by_test_id("record")
+            record.click()
+            expect(record).to_have_attribute("data-recording", "yes", timeout=10000)
+            shot(page, "recording")
+            time.sleep(1.5)
+            record.click()
+            expect(record).to_have_attribute("data-recording", "no", timeout=10000)
+            expect(page.get_by_test_id("result")).to_contain_text("Movie", timeout=10000)
+            movies = [p for p in library.iterdir() if p.suffix == ".mp4" and ".recording" not in p.name]
+            check(len(movies) == 1, f"one finished movie expected in the library: {movies}")
+
             # The front camera: a different picture, mirrored as iOS previews it.
             back = preview_signature(page)
             page.get_by_test_id("camera").select_option(label="Browser Front (front)")

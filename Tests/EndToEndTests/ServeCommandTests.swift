@@ -36,6 +36,29 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: app.library.appendingPathComponent(".mattebox/library.json").path))
     }
 
+    @Test func theAppRecordsMoviesAndTakesLivePhotos() throws {
+        let app = try ServedApp()
+        let early = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg","live":true}"#, token: true)
+        #expect(early.status == 503 && String(decoding: early.body, as: UTF8.self).contains("Live Photo capture is off"))
+        #expect(try app.send("POST", "/api/live", json: #"{"enabled":true}"#, token: true).json["livePhotos"] as? Bool == true)
+        Thread.sleep(forTimeInterval: 1.7)
+        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg","live":true}"#, token: true)
+        #expect(shot.status == 200, "\(String(decoding: shot.body, as: UTF8.self))")
+        let movie = try #require((shot.json["livePhoto"] as? [String])?.first)
+        let frames = try MovieProbe.read(movie).frames
+        #expect(movie.hasSuffix(".mov") && frames > 60)
+
+        let started = try app.send("POST", "/api/recording", json: #"{"action":"start"}"#, token: true)
+        let path = try #require(started.json["path"] as? String)
+        #expect(try app.send("GET", "/api/status").json["session"].flatMap { ($0 as? [String: Any])?["recording"] as? String } == path)
+        #expect(try app.send("POST", "/api/recording", json: #"{"action":"start"}"#, token: true).status == 409)
+        Thread.sleep(forTimeInterval: 1.2)
+        let stopped = try app.send("POST", "/api/recording", json: #"{"action":"stop"}"#, token: true)
+        #expect(stopped.json["complete"] as? Bool == true && stopped.json["path"] as? String == path)
+        #expect(try MovieProbe.read(path).frames == stopped.json["frames"] as? Int)
+        #expect(try app.send("POST", "/api/recording", json: #"{"action":"pause"}"#, token: true).status == 400)
+    }
+
     @Test func clientsBeyondLoopbackNeedTheTokenAndForeignOriginsAreRefused() throws {
         let app = try ServedApp(["--behind-proxy"])
         let remote = "X-Forwarded-For: 203.0.113.7"
