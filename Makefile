@@ -113,6 +113,7 @@ bench: deps
 	Samples/bench/passthrough-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/passthrough bench-passthrough.md
 	Samples/bench/large-photo-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/large bench-large.md
 	Samples/bench/serve-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/serve bench-serve.md
+	Samples/bench/record-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/record bench-record.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), and stereo on
 ## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh (release build)

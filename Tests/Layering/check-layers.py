@@ -17,12 +17,12 @@ import sys
 
 # The flow, low to high: a module may depend only on modules before it.
 LAYERS = [
-    "MatteboxRuntime", "MatteboxGeometry", "MatteboxPressure", "MatteboxModels", "MatteboxCore", "MatteboxISOBMFF", "MatteboxHEIF",
+    "MatteboxRuntime", "MatteboxGeometry", "MatteboxPressure", "MatteboxModels", "MatteboxCore", "MatteboxISOBMFF", "MatteboxMovie", "MatteboxHEIF",
     "MatteboxImageIO", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation",
     "MatteboxCapture", "MatteboxCaptureService", "MatteboxServer", "mattebox",
 ]
 FORBIDDEN = {
-    "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation"},
+    "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation", "MatteboxMovie"},
     "MatteboxPipeline": {"MatteboxCapture", "MatteboxCaptureService"},
     # The camera app is a front end: it uses the composition, never the vision or evaluation code.
     "MatteboxServer": {"MatteboxVision", "MatteboxEvaluation"},

@@ -62,6 +62,8 @@ struct CaptureCommand: ParsableCommand {
         var photos: [Photo]
         var previewFramesPerSecond: Double
         var frames: Frames
+        /// Bytes the Live Photo pre-roll held at the end (--live).
+        var livePhotoPreRollBytes: Int?
     }
 
     struct Photo: Encodable {
@@ -203,11 +205,13 @@ struct CaptureCommand: ParsableCommand {
             return taken
         }.sorted { $0.0 < $1.0 }.map(\.1)
         let statistics = await session.streamStatistics
+        let preRoll = live ? await session.livePhotoPreRollBytes : nil
         await session.stopRunning()
         counting.cancel()
         return Report(
             camera: camera.name, cameraPath: camera.path, replay: camera.isReplay, photos: photos,
             previewFramesPerSecond: previewCount.framesPerSecond,
-            frames: Frames(kept: statistics.kept, defective: statistics.defective, throttled: statistics.throttled))
+            frames: Frames(kept: statistics.kept, defective: statistics.defective, throttled: statistics.throttled),
+            livePhotoPreRollBytes: preRoll)
     }
 }
