@@ -94,9 +94,12 @@ demo: build
 	$(BIN_DIR)/mattebox devices --cameras Samples/cameras.yaml
 	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --count 3 --interval 0.5 -o demo-out/capture
 	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --front --priority speed --mirror-front -o demo-out/capture
+	$(BIN_DIR)/mattebox record --cameras Samples/cameras.yaml --duration 3 -o demo-out/movies
+	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --live --live-format both --format jpeg -o demo-out/live
+	$(BIN_DIR)/mattebox inspect $$(ls demo-out/live/*.MP.jpg | head -1)
 	@echo "Results are in demo-out/"
 
-## bench: release build; HEIF export/inspect/rewrite timings, then batch throughput against
+## bench: release build (bench-record.md: movies and Live Photos); HEIF export/inspect/rewrite timings, then batch throughput against
 ## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md);
 ## vision plugin time per 12 MP photo at each effort (bench-plugins.md); mattes added to 12 MP HEICs
 ## with the primary copied as coded against --reencode (bench-passthrough.md); a 200 MP HEIC (bench-large.md);
