@@ -9,24 +9,21 @@ import Testing
 /// /dev/video0 when one is present.
 @Suite struct CaptureCommandTests {
     private func replayConfig() throws -> (URL, URL) {
-        let folder = try TestEnvironment.scratchDirectory("capture-cli")
-        let photos = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos")
-        let config = folder.appendingPathComponent("cameras.yaml")
-        try """
-            cameras:
-              - name: Desk Back
-                position: back
-                rotation: 90
-                images: [\(photos.path)/orientation-1.jpg]
-                sizes: [320x240, 640x480]
-              - name: Desk Front
-                position: front
-                images: [\(photos.path)/selfie-front.jpg]
-                format: YUYV
-                sizes: [320x240]
-                fps: [30, 15]
-            """.write(to: config, atomically: true, encoding: .utf8)
-        return (config, folder)
+        try ReplayCamerasConfig.write(
+            "capture-cli",
+            cameras: """
+                  - name: Desk Back
+                    position: back
+                    rotation: 90
+                    images: [PHOTOS/orientation-1.jpg]
+                    sizes: [320x240, 640x480]
+                  - name: Desk Front
+                    position: front
+                    images: [PHOTOS/selfie-front.jpg]
+                    format: YUYV
+                    sizes: [320x240]
+                    fps: [30, 15]
+                """)
     }
 
     @Test func devicesListsReplayCamerasWithTheirFormats() throws {

@@ -6,18 +6,15 @@ import Testing
 /// camera, with the files read back by ffprobe and exiftool.
 @Suite struct RecordCommandTests {
     private func replayConfig() throws -> (URL, URL) {
-        let folder = try TestEnvironment.scratchDirectory("record-cli")
-        let photos = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos")
-        let config = folder.appendingPathComponent("cameras.yaml")
-        try """
-            cameras:
-              - name: Desk Back
-                position: back
-                images: [\(photos.path)/orientation-1.jpg, \(photos.path)/selfie-front.jpg]
-                framesPerPicture: 10
-                sizes: [640x480]
-            """.write(to: config, atomically: true, encoding: .utf8)
-        return (config, folder)
+        try ReplayCamerasConfig.write(
+            "record-cli",
+            cameras: """
+                  - name: Desk Back
+                    position: back
+                    images: [PHOTOS/orientation-1.jpg, PHOTOS/selfie-front.jpg]
+                    framesPerPicture: 10
+                    sizes: [640x480]
+                """)
     }
 
     private func json(_ text: String) -> [String: Any] {

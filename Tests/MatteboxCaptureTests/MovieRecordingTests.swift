@@ -18,6 +18,17 @@ import Testing
         return nil
     }
 
+    /// A streaming session on the rig's back camera, recording a movie.
+    private func recording() async throws -> (CaptureRig, CaptureSession, EventLog) {
+        let rig = try CaptureRig()
+        let session = try rig.session(pipeline: nil, movies: MovieFileOutput(directory: rig.output))
+        let log = EventLog(session)
+        try await session.startRunning()
+        try await Task.sleep(for: .milliseconds(200))
+        try await session.startRecording()
+        return (rig, session, log)
+    }
+
     @Test func dropsMakeLongerFramesNotAFasterMovie() async throws {
         let rig = try CaptureRig()
         let session = try rig.session(pipeline: nil, movies: MovieFileOutput(directory: rig.output))
@@ -48,12 +59,7 @@ import Testing
     }
 
     @Test func anUnplugFinishesTheMovieAndSaysWhy() async throws {
-        let rig = try CaptureRig()
-        let session = try rig.session(pipeline: nil, movies: MovieFileOutput(directory: rig.output))
-        let log = EventLog(session)
-        try await session.startRunning()
-        try await Task.sleep(for: .milliseconds(200))
-        try await session.startRecording()
+        let (rig, session, log) = try await recording()
         try await Task.sleep(for: .milliseconds(1200))
         rig.io.unplug(CaptureRig.back)
         let movie = try #require(await finished(log))
@@ -65,12 +71,7 @@ import Testing
     }
 
     @Test func aRecordingKeepsItsFrameRateUnderPressureAndShutdownFinishesItFirst() async throws {
-        let rig = try CaptureRig()
-        let session = try rig.session(pipeline: nil, movies: MovieFileOutput(directory: rig.output))
-        let log = EventLog(session)
-        try await session.startRunning()
-        try await Task.sleep(for: .milliseconds(200))
-        try await session.startRecording()
+        let (_, session, log) = try await recording()
         await session.apply(.serious)
         try await Task.sleep(for: .milliseconds(800))
         #expect(await session.streamStatistics.throttled == 0, "no frame dropped for pressure while recording")
