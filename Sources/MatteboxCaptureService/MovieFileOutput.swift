@@ -27,7 +27,7 @@ public struct MovieFileOutput: MovieOutput {
         self.livePhotoFormat = livePhotoFormat
     }
 
-    public func startRecording(_ request: RecordingRequest) throws -> any MovieRecording {
+    public func startRecording(_ request: RecordingRequest, onFailure: @escaping @Sendable (String) -> Void) throws -> any MovieRecording {
         let format = try Self.movieFormat(
             camera: request.camera, format: request.format, framesPerSecond: request.framesPerSecond, mirrored: request.mirrored)
         let formatter = DateFormatter()
@@ -39,7 +39,7 @@ public struct MovieFileOutput: MovieOutput {
             suffix += 1
             url = url.deletingPathExtension().appendingPathExtension("\(suffix)").appendingPathExtension(settings.container.fileExtension)
         }
-        return FileRecording(try MovieRecorder(path: url.path, format: format, settings: settings))
+        return FileRecording(try MovieRecorder(path: url.path, format: format, settings: settings, onFailure: onFailure))
     }
 
     public func compact(_ frame: CapturedFrame) -> CapturedFrame {

@@ -35,7 +35,15 @@ public final class MovieRecorder: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts a recording to `path` (written as `<name>.recording.<ext>` until finished).
-    public init(path: String, format: MovieFormat, settings: MovieSettings, metadata: [(String, String)] = [], maxQueuedFrames: Int = 45) throws {
+    private let onFailure: (@Sendable (String) -> Void)?
+
+    /// `onFailure` is called once, from the encoder's thread, when writing fails
+    /// (a full disk): the owner should then `finish`, which keeps what was written.
+    public init(
+        path: String, format: MovieFormat, settings: MovieSettings, metadata: [(String, String)] = [], maxQueuedFrames: Int = 45,
+        onFailure: (@Sendable (String) -> Void)? = nil
+    ) throws {
+        self.onFailure = onFailure
         guard !FileManager.default.fileExists(atPath: path) else {
             throw MatteboxError("\(path) already exists; a recording never replaces a file")
         }
@@ -128,6 +136,7 @@ public final class MovieRecorder: @unchecked Sendable {
                     closing = true
                     queue.removeAll()
                 }
+                onFailure?("\(error)")
                 break
             }
         }

@@ -61,6 +61,23 @@ import Testing
         #expect(probe.codec == "h264" && probe.frames >= 30, "fragments up to the kill: \(probe.frames) frames")
     }
 
+    @Test func aFullDiskEndsTheRecordingAndKeepsWhatWasWritten() throws {
+        let (config, folder) = try replayConfig()
+        let out = folder.appendingPathComponent("full")
+        // A 64 KiB file-size limit stands in for a full disk: writes past it fail (EFBIG).
+        let run = TestEnvironment.run([
+            "/bin/bash", "-c", "ulimit -f 64; exec \"$0\" \"$@\"", TestEnvironment.mattebox, "record", "--cameras", config.path,
+            "-o", out.path, "--json",
+        ])
+        #expect(run.status == 1, "an unfinished movie is a failure: \(run.errors)")
+        let movie = json(run.output)["movie"] as? [String: Any] ?? [:]
+        #expect(movie["ending"] as? String == "failed" && movie["complete"] as? Bool == false)
+        #expect((movie["error"] as? String ?? "").contains("File too large"), "\(movie)")
+        let path = try #require(movie["path"] as? String)
+        #expect(path.hasSuffix(".recording.mp4") && run.errors.contains("what was written is kept"))
+        #expect(try MovieProbe.read(path).frames >= 30, "the fragments before the failure play")
+    }
+
     @Test func ctrlCFinishesTheMovie() throws {
         let (config, folder) = try replayConfig()
         let out = folder.appendingPathComponent("interrupted")

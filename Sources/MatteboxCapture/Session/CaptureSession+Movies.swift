@@ -52,7 +52,10 @@ extension CaptureSession {
         let request = RecordingRequest(
             camera: camera, format: loop.format, framesPerSecond: loop.interval?.framesPerSecond ?? 30,
             mirrored: mirrorsFrontCamera && camera.position == .front)
-        let started = try movieOutput.startRecording(request)
+        let started = try movieOutput.startRecording(request) { [weak self] _ in
+            // The file keeps what its fragments hold; finishing reports the error.
+            Task { await self?.stopRecording(.failed) }
+        }
         recording = started
         taps.setRecording(started, limit: maxSeconds) { [weak self] in
             Task { await self?.stopRecording(.durationReached) }

@@ -7,7 +7,8 @@ import MatteboxCore
 /// routes frames, keeps the Live Photo pre-roll and reports the timeline.
 public protocol MovieOutput: Sendable {
     /// Opens a movie for the frames that follow; they arrive through the returned recording.
-    func startRecording(_ request: RecordingRequest) throws -> any MovieRecording
+    /// `onFailure` is called once if writing fails on the way (a full disk).
+    func startRecording(_ request: RecordingRequest, onFailure: @escaping @Sendable (String) -> Void) throws -> any MovieRecording
     /// A frame made compact for the Live Photo pre-roll (raw frames become JPEGs;
     /// compressed ones come back as they are), so 1.5 s of frames stays small.
     func compact(_ frame: CapturedFrame) -> CapturedFrame

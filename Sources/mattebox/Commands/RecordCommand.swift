@@ -76,12 +76,17 @@ struct RecordCommand: ParsableCommand {
             cameras: cameras, camera: camera, pipeline: nil, registry: PluginRegistry.discoverForThisExecutable(),
             writer: PhotoWriter(directory: directory, format: nil), movieOutput: MovieFileOutput(directory: directory, settings: settings),
             pressureMonitor: ignorePressure ? nil : PressureMonitor())
+        // Past a file-size limit, a write should fail (EFBIG) and the movie be kept, not the process killed.
+        signal(SIGXFSZ, SIG_IGN)
         let report = try runBlocking { try await record(session, camera: camera, settings: settings) }
-        if json { return try JSONOutput.print(report) }
         let movie = report.movie
-        print("\(movie.path)  \(report.size)  \(movie.frames) frames  " + String(format: "%.2f s", movie.duration)
-            + "  \(report.codec) (\(report.preset))  dropped \(movie.droppedFrames)  ended: \(movie.ending.rawValue)")
-        if let error = movie.error { Log.emit(.error, error) }
+        if json {
+            try JSONOutput.print(report)
+        } else {
+            print("\(movie.path)  \(report.size)  \(movie.frames) frames  " + String(format: "%.2f s", movie.duration)
+                + "  \(report.codec) (\(report.preset))  dropped \(movie.droppedFrames)  ended: \(movie.ending.rawValue)")
+        }
+        if let error = movie.error { Log.emit(.error, "\(error); what was written is kept in \(movie.path)") }
         if !movie.complete { throw ExitCode(1) }
     }
 
