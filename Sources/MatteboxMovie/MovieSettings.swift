@@ -27,6 +27,9 @@ public struct MovieSettings: Sendable, Equatable {
         public var fileExtension: String { rawValue }
     }
 
+    /// The speed presets x264 and x265 share, fastest first.
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+
     public var codec: Codec
     public var quality: Quality
     public var container: Container

@@ -49,6 +49,9 @@ struct RecordCommand: ParsableCommand {
         guard MovieSettings.Container(rawValue: container) != nil else {
             throw ValidationError("--container takes mp4 or mov, not \(container)")
         }
+        guard MovieSettings.presets.contains(preset) else {
+            throw ValidationError("--preset takes \(MovieSettings.presets.joined(separator: ", ")), not \(preset)\(Suggestion.clause(for: preset, among: MovieSettings.presets))")
+        }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds") }
         if let size, FrameSize(parsing: size) == nil { throw ValidationError("--size takes WIDTHxHEIGHT, e.g. 1280x960, not \(size)") }
         if let fps, !(fps > 0) { throw ValidationError("--fps must be more than 0") }
