@@ -61,6 +61,9 @@ import Testing
     @Test func anUnplugFinishesTheMovieAndSaysWhy() async throws {
         let (rig, session, log) = try await recording()
         try await Task.sleep(for: .milliseconds(1200))
+        await #expect(throws: MatteboxError.self, "no camera switch while recording") {
+            try await session.switchCamera(to: try #require(rig.cameras.first { $0.path == CaptureRig.front }))
+        }
         rig.io.unplug(CaptureRig.back)
         let movie = try #require(await finished(log))
         #expect(movie.ending == .deviceRemoved && movie.complete, "\(movie)")

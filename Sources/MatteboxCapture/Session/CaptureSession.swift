@@ -129,6 +129,10 @@ public actor CaptureSession {
     public func commitConfiguration() throws {
         guard let next = pending else { return }
         pending = nil
+        // As AVCam: no camera or format change while a movie records (its size and rate are set).
+        if recording != nil, next.camera.id != configuration.camera.id || next.fourcc != configuration.fourcc || next.size != configuration.size {
+            throw MatteboxError("cannot change the camera or its format while a movie is being recorded; stop the recording first")
+        }
         let previous = configuration
         configuration = next
         guard state == .running else { return }
