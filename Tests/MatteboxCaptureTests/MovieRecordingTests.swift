@@ -97,7 +97,7 @@ import Testing
 
     @Test func overlappingLivePhotosPairStillAndMovie() async throws {
         let rig = try CaptureRig()
-        let session = try rig.session(pipeline: nil, format: .jpeg, movies: MovieFileOutput(directory: rig.output))
+        let session = try rig.session(pipeline: nil, format: .heic, movies: MovieFileOutput(directory: rig.output))
         let log = EventLog(session)
         try await session.startRunning()
         try await session.setLivePhotoCaptureEnabled(true)
@@ -120,6 +120,7 @@ import Testing
             let identifier = try #require(settings.livePhotoContentIdentifier)
             let movie = try #require(result.livePhotoMovie.first, "\(String(describing: result.livePhotoError))")
             #expect(movie.pathExtension == "mov" && movie.deletingPathExtension() == result.output.deletingPathExtension())
+            #expect(result.output.pathExtension == "heic")
             // exiftool 12.57 names Apple's maker-note tag 0x0011 MediaGroupUUID (ContentIdentifier before 12.19).
             #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", result.output.path) == identifier)
             #expect(MovieProbe.exiftool("Keys:ContentIdentifier", movie.path) == identifier)
