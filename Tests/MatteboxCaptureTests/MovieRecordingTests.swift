@@ -19,47 +19,50 @@ import Testing
     }
 
     /// A streaming session on the rig's back camera, recording a movie.
-    private func recording() async throws -> (CaptureRig, CaptureSession, EventLog) {
+    private func recording() async throws -> (CaptureRig, CaptureSession, EventLog, path: String) {
         let rig = try CaptureRig()
         let session = try rig.session(pipeline: nil, movies: MovieFileOutput(directory: rig.output))
         let log = EventLog(session)
         try await session.startRunning()
         try await Task.sleep(for: .milliseconds(200))
-        try await session.startRecording()
-        return (rig, session, log)
+        let path = try await session.startRecording()
+        return (rig, session, log, path)
+    }
+
+    /// Waits (by frames, not by the clock, so a loaded machine does not change the test) until `count` more are kept.
+    private func waitForFrames(_ count: Int, _ session: CaptureSession) async throws {
+        let target = await session.streamStatistics.kept + count
+        while await session.streamStatistics.kept < target { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test func dropsMakeLongerFramesNotAFasterMovie() async throws {
-        let rig = try CaptureRig()
-        let session = try rig.session(pipeline: nil, movies: MovieFileOutput(directory: rig.output))
-        let log = EventLog(session)
-        try await session.startRunning()
-        try await Task.sleep(for: .milliseconds(300))
-        let path = try await session.startRecording(maxSeconds: 2)
+        let (rig, session, log, path) = try await recording()
         #expect(await log.wait { $0 == .willBeginRecording(path: path) })
-        try await Task.sleep(for: .milliseconds(700))
+        try await waitForFrames(15, session)
         rig.io.inject(.droppedFrames(6), CaptureRig.back)
-        let movie = try #require(await finished(log))
+        try await waitForFrames(20, session)
+        let movie = try #require(await session.stopRecording())
         await session.stopRunning()
 
-        #expect(movie.complete && movie.ending == .durationReached && movie.path == path, "\(movie)")
+        #expect(movie.complete && movie.ending == .stopped && movie.path == path, "\(movie)")
         #expect(!FileManager.default.fileExists(atPath: path.replacingOccurrences(of: ".mp4", with: ".recording.mp4")))
         let probe = try MovieProbe.read(path)
         #expect(probe.codec == "h264" && probe.width == 640 && probe.height == 480)
-        #expect(probe.frames == movie.frames)
-        #expect(probe.frames <= 55, "6 of 60 frames were lost on the bus: \(probe.frames)")
-        #expect(abs(probe.duration - 2.0) <= 1.0 / 30 + 0.002, "duration \(probe.duration) for 2 s of capture")
+        #expect(probe.frames == movie.frames && probe.frames >= 35)
         let times = probe.presentationTimes
         #expect(times.count == probe.frames)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "timestamps increase")
         let longest = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
         #expect(longest >= 6.0 / 30, "the lost frames make one long frame (\(longest) s)")
+        let span = (times.last ?? 0) - (times.first ?? 0)
+        #expect(Double(probe.frames) <= span * 30 - 4, "\(probe.frames) frames over \(span) s: the movie is not sped up")
+        #expect(abs(probe.duration - (span + 1.0 / 30)) <= 1.0 / 30, "duration \(probe.duration) within a frame of the capture span")
         // The back camera is mounted turned 90° (counter-clockwise to upright): container metadata, not pixels.
         #expect(probe.rotation.map { (Int($0) % 360 + 360) % 360 } == 90, "\(String(describing: probe.rotation))")
     }
 
     @Test func anUnplugFinishesTheMovieAndSaysWhy() async throws {
-        let (rig, session, log) = try await recording()
+        let (rig, session, log, _) = try await recording()
         try await Task.sleep(for: .milliseconds(1200))
         await #expect(throws: MatteboxError.self, "no camera switch while recording") {
             try await session.switchCamera(to: try #require(rig.cameras.first { $0.path == CaptureRig.front }))
@@ -74,7 +77,7 @@ import Testing
     }
 
     @Test func aRecordingKeepsItsFrameRateUnderPressureAndShutdownFinishesItFirst() async throws {
-        let (_, session, log) = try await recording()
+        let (_, session, log, _) = try await recording()
         await session.apply(.serious)
         try await Task.sleep(for: .milliseconds(800))
         #expect(await session.streamStatistics.throttled == 0, "no frame dropped for pressure while recording")

@@ -104,8 +104,7 @@ struct RecordCommand: ParsableCommand {
         guard await session.state == .running else {
             throw MatteboxError("\(camera.path): the camera is not streaming (\(await session.state)); nothing recorded")
         }
-        let path = try await session.startRecording(maxSeconds: duration, mirrorsFrontCamera: mirrorFront)
-        if !json { Log.emit(.info, "recording to \(path)") }
+        // Ctrl-C and SIGTERM finish the movie; they are caught before the file exists.
         let stoppers = [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -114,6 +113,8 @@ struct RecordCommand: ParsableCommand {
             return source
         }
         defer { stoppers.forEach { $0.cancel() } }
+        let path = try await session.startRecording(maxSeconds: duration, mirrorsFrontCamera: mirrorFront)
+        if !json { Log.emit(.info, "recording to \(path)") }
         var finished: RecordedMovie?
         for await event in events {
             if case .didFinishRecording(let movie) = event {
