@@ -158,6 +158,7 @@ let package = Package(
         .testTarget(name: "MatteboxPressureTests", dependencies: ["MatteboxPressure", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore"]),
         .testTarget(name: "MatteboxISOBMFFTests", dependencies: ["MatteboxISOBMFF"]),
+        .testTarget(name: "MatteboxMovieTests", dependencies: ["MatteboxMovie", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime"]),
         .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK"]),
         .testTarget(name: "MatteboxVisionPluginKitTests", dependencies: ["MatteboxVisionPluginKit", "MatteboxPluginSDK"]),

@@ -18,6 +18,7 @@ public struct MovieSummary: Codable, Sendable, Equatable {
     public var fragmented: Bool
 }
 
+/// Reads a `MovieSummary` from a movie's boxes, for `inspect` and the Live Photo pairing.
 public enum MovieInspector {
     /// Whether `bytes` start like a QuickTime or MP4 movie (an `ftyp` with a movie brand;
     /// HEIF, AVIF and raw formats such as CR3 share the box structure but not the brands).
@@ -132,7 +133,8 @@ public enum MovieInspector {
                         let inner = try Box.children(of: bytes, in: entry.payload.lowerBound + 8..<entry.payload.upperBound, parent: "mebx")
                         if let keyTable = inner.first("keys") {
                             for key in try Box.children(of: bytes, in: keyTable.payload, parent: "keys") {
-                                for part in try Box.children(of: bytes, in: key.payload, parent: "key") where part.type == "keyd" {
+                                for part in try Box.children(of: bytes, in: key.payload, parent: "key")
+                                where part.type == "keyd" && part.payload.count >= 4 {
                                     keys.append(String(decoding: bytes[(part.payload.lowerBound + 4)..<part.payload.upperBound], as: UTF8.self))
                                 }
                             }

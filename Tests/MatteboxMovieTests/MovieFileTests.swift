@@ -1,0 +1,64 @@
+import Foundation
+import MatteboxMovie
+import MatteboxRuntime
+import MatteboxTestSupport
+import Testing
+
+/// The movie layer on its own: frames in with their times, a movie out that
+/// ffprobe and Mattebox's own box reader agree on, and damaged movies that
+/// read as errors, never as crashes.
+@Suite struct MovieFileTests {
+    /// Ten 64x48 RGB frames a 30th of a second apart, the fourth one missing.
+    private func frames() -> [MovieFrame] {
+        [0, 1, 2, 4, 5, 6, 7, 8, 9, 10].map { (index: Int) -> MovieFrame in
+            var bytes: [UInt8] = []
+            for pixel in 0..<(64 * 48) { bytes += [UInt8((pixel + index * 8) % 256), UInt8(index * 20), 128] }
+            return MovieFrame(bytes: bytes, timestamp: 5_000_000_000 + UInt64(index) * 33_333_333, input: .rgb24)
+        }
+    }
+
+    private let format = MovieFormat(width: 64, height: 48, input: .rgb24, framesPerSecond: 30, rotationDegrees: 90)
+
+    @Test func aLivePhotoMovieCarriesItsIdentifierAndStillTime() throws {
+        let folder = try TestEnvironment.scratchDirectory("movie-file")
+        let path = folder.appendingPathComponent("live.mov").path
+        let frames = frames()
+        let written = try LivePhotoMovie.write(
+            frames: frames, stillTimestamp: frames[5].timestamp, contentIdentifier: "ABC-123", format: format, settings: MovieSettings(),
+            to: path)
+        #expect(written.frames == 10)
+        let summary = try MovieInspector.inspect(Array(try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+        #expect(summary.contentIdentifier == "ABC-123" && summary.videoFrames == 10 && summary.videoCoding == "avc1")
+        #expect(abs((summary.stillImageTime ?? -1) - 6.0 / 30) < 0.001, "\(String(describing: summary.stillImageTime))")
+        let probe = try MovieProbe.read(path)
+        #expect(probe.frames == 10 && probe.streamTags.contains("mebx"))
+        #expect(probe.presentationTimes.count == 10 && abs(probe.presentationTimes[3] - 4.0 / 30) < 0.001, "a lost frame leaves a gap")
+        #expect(probe.rotation.map { (Int($0) % 360 + 360) % 360 } == 270, "clockwise 90 is ffprobe's -90")
+        // Never over an existing file.
+        #expect(throws: MatteboxError.self) {
+            try LivePhotoMovie.write(
+                frames: frames, stillTimestamp: 0, contentIdentifier: "x", format: format, settings: MovieSettings(), to: path)
+        }
+        #expect(throws: MatteboxError.self) { try MovieRecorder(path: path, format: format, settings: MovieSettings()) }
+    }
+
+    @Test func damagedMoviesAreErrorsNotCrashes() throws {
+        let folder = try TestEnvironment.scratchDirectory("movie-damaged")
+        let path = folder.appendingPathComponent("live.mov").path
+        let frames = frames()
+        _ = try LivePhotoMovie.write(
+            frames: frames, stillTimestamp: frames[2].timestamp, contentIdentifier: "ID", format: format, settings: MovieSettings(), to: path)
+        let movie = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        var generator = SystemRandomNumberGenerator()
+        var errors = 0
+        for cut in stride(from: 0, to: movie.count, by: max(1, movie.count / 97)) {
+            if (try? MovieInspector.inspect(Array(movie[..<cut]), name: "cut")) == nil { errors += 1 }
+        }
+        for _ in 0..<300 {
+            var damaged = movie
+            for _ in 0..<4 { damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            _ = try? MovieInspector.inspect(damaged, name: "damaged")
+        }
+        #expect(errors > 50, "cut movies are refused (\(errors))")
+    }
+}
