@@ -115,7 +115,8 @@ final class FrameTaps: @unchecked Sendable {
 
     /// The stream stopped: Live Photos waiting for frames get what they have.
     func streamStopped() {
-        for collector in lock.withLock({ Array(collectors.values) }) { collector.close() }
+        let (collectors, preRoll) = lock.withLock { (Array(self.collectors.values), self.preRoll) }
+        for collector in collectors { collector.close() }
         preRoll?.removeAll()
     }
 
