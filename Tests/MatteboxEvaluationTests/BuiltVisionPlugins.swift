@@ -9,13 +9,23 @@ enum BuiltVisionPlugins {
     static var eval: URL? { TestEnvironment.shared?.appendingPathComponent("eval") }
     static let noEval = "../shared/eval is not beside this clone; quality tests skipped"
 
-    /// MODNet installed for this user by `mattebox models install modnet` (CI's `make models`).
-    static var modnetInstalled: Bool {
+    /// The user's models folder, where `mattebox models install` puts them (CI's `make models`).
+    static var models: URL {
         let environment = ProcessInfo.processInfo.environment
         let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["HOME"].map { "\($0)/.local/share" } ?? ""
-        return FileManager.default.fileExists(atPath: "\(data)/mattebox/models/modnet/modnet-512.onnx")
+        return URL(fileURLWithPath: "\(data)/mattebox/models")
     }
+
+    static var modnetInstalled: Bool {
+        FileManager.default.fileExists(atPath: models.appendingPathComponent("modnet/modnet-512.onnx").path)
+    }
+
+    static var centerfaceFolder: URL? {
+        let folder = models.appendingPathComponent("centerface")
+        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("centerface-320.onnx").path) ? folder : nil
+    }
+    static var centerfaceInstalled: Bool { centerfaceFolder != nil }
 
     static let chessboards = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data")
     static var hasChessboards: Bool {

@@ -30,6 +30,9 @@ struct EvaluateCommand: ParsableCommand {
         name: .customLong("portrait-model"),
         help: ArgumentHelp("The portrait matte's model parameter for the face tables: auto, modnet, none (classical) or an ONNX file; default: the plugin's default.", valueName: "MODEL"))
     var portraitModel: String?
+    @Option(
+        help: ArgumentHelp("How the mattes' face is found: auto, centerface, haar or a CenterFace ONNX file; default: the plugins' default (auto).", valueName: "FINDER"))
+    var faces: String?
     @Flag(help: "Print the tables as JSON.") var json = false
 
     func run() throws {
@@ -40,7 +43,7 @@ struct EvaluateCommand: ParsableCommand {
             guard !rows.isEmpty else { throw ValidationError("\(folder): no stereo scenes (subfolders with a scene.json) found") }
             return rows
         }
-        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable(), portraitModel: portraitModel)
+        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable(), portraitModel: portraitModel, faces: faces)
         let fassegFolder = root.appendingPathComponent("faceparsing/fasseg_frontal02")
         let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
