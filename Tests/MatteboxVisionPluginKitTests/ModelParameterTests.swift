@@ -6,8 +6,8 @@ import Testing
 /// user's model settings are read (the class-to-matte map, the normalisation
 /// triples), with the messages a user sees for bad values.
 @Suite struct ModelParameterTests {
-    @Test func theCommonParametersAreEffortScaleAndCascades() {
-        #expect(VisionParameters.common.map(\.key) == ["effort", "scale", "cascades"])
+    @Test func theCommonParametersAreEffortScaleCascadesAndFaces() {
+        #expect(VisionParameters.common.map(\.key) == ["effort", "scale", "cascades", "faces"])
         let modelKeys = SegmentationModel.parameters(crop: 2.5, classes: "hair=17", classesHelp: "").map(\.key)
         #expect(modelKeys.contains("model-classes") && modelKeys.contains("model-crop") && modelKeys.first == "model")
     }
