@@ -12,7 +12,7 @@ import Testing
 /// a baboon the cascade takes for a face does not.
 @Suite(.enabled(if: BuiltVisionPlugins.centerfaceInstalled, "CenterFace is not installed (mattebox models install centerface)"))
 struct FaceFinderTests {
-    /// FASSEG faces 1, 2, 3 and 5 turned 30° counter-clockwise by libvips
+    /// FASSEG faces 1, 2, 3 and 5 turned 30° by libvips (`vips rotate`)
     /// (labels with nearest-neighbour sampling, new corners background):
     /// the cascade found none of these four when this was written.
     static func tiltedFaces() throws -> URL {
