@@ -41,7 +41,7 @@ namespace {
 
 /// The Haar frontal-face cascade's faces: on an equalised grey image, none
 /// smaller than a twelfth of the short side.
-std::vector<cv::Rect> haarFaces(const cv::Mat &colour, const std::string &cascadeDir) {
+std::vector<cv::Rect> haarFaces(const cv::Mat &colour, const std::string &cascadeDir, cv::Rect within = cv::Rect()) {
     // One loaded cascade per thread and folder: detectMultiScale is not
     // documented as safe to share between threads.
     thread_local std::map<std::string, cv::CascadeClassifier> cascades;
@@ -56,7 +56,10 @@ std::vector<cv::Rect> haarFaces(const cv::Mat &colour, const std::string &cascad
     cv::equalizeHist(grey, grey);
     std::vector<cv::Rect> faces;
     int minSide = std::max(24, std::min(grey.cols, grey.rows) / 12);
-    cascade.detectMultiScale(grey, faces, 1.1, 3, 0, cv::Size(minSide, minSide));
+    within = within.empty() ? cv::Rect(0, 0, grey.cols, grey.rows) : within & cv::Rect(0, 0, grey.cols, grey.rows);
+    if (within.width < minSide || within.height < minSide) return faces;
+    cascade.detectMultiScale(grey(within), faces, 1.1, 3, 0, cv::Size(minSide, minSide));
+    for (cv::Rect &face : faces) face += within.tl();
     return faces;
 }
 
@@ -145,8 +148,8 @@ std::vector<DetectedFace> neuralFaces(const cv::Mat &colour, const std::string &
 bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, cv::Rect &face,
                      double &rollDegrees) {
     rollDegrees = 0;
-    std::vector<cv::Rect> haar = haarFaces(colour, cascadeDir);
     if (!faceModel || !*faceModel) {
+        std::vector<cv::Rect> haar = haarFaces(colour, cascadeDir);
         if (haar.empty()) return false;
         face = largest(haar);
         return true;
@@ -163,6 +166,10 @@ bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const
     });
     const cv::Rect equivalent = haarEquivalent(chosen);
     face = equivalent;
+    // The cascade looks only around that face (twice its size each way).
+    const cv::Rect around(equivalent.x - equivalent.width, equivalent.y - equivalent.height, 3 * equivalent.width,
+                          3 * equivalent.height);
+    std::vector<cv::Rect> haar = haarFaces(colour, cascadeDir, around);
     const cv::Point2f eyeLine = chosen.rightEye - chosen.leftEye;
     rollDegrees = std::atan2(eyeLine.y, eyeLine.x) * 180 / CV_PI;
     for (const cv::Rect &box : haar) {
