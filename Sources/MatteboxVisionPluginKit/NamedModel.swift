@@ -26,15 +26,18 @@ public struct NamedModel: Sendable {
     /// Segmentation models a `model` parameter may name.
     public static let known = [modnet]
 
-    /// CenterFace, the face detector (`faces: auto`); not a segmentation model.
-    public static let centerface = NamedModel(
-        name: "centerface", title: "CenterFace face detection", fileName: "centerface-320.onnx", inputSize: 320,
-        mean: (0, 0, 0), std: (1, 1, 1), crop: 0, classes: "")
-
     public static func named(_ name: String) -> NamedModel? { known.first { $0.name == name } }
 
     /// The installed file, or nil when `mattebox models install NAME` has not run.
     public func installedFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        Self.installedFile(model: name, file: fileName, environment: environment)
+    }
+
+    /// The file `mattebox models install MODEL` put in a data folder, or nil:
+    /// any installed model, segmentation or not (CenterFace, `centerface-320.onnx`).
+    public static func installedFile(
+        model name: String, file fileName: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
         var folders: [String] = []
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             folders.append("\(data)/mattebox")

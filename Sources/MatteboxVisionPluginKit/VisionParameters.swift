@@ -31,15 +31,18 @@ public struct VisionParameters {
     /// How faces are found, for the photo's notes.
     public var faceMethod: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
 
+    /// CenterFace as `mattebox models install centerface` installs it.
+    static var installedCenterFace: String? { NamedModel.installedFile(model: "centerface", file: "centerface-320.onnx") }
+
     public init(_ parameters: PluginParameters) throws {
         effort = try parameters.string("effort")
         scale = try parameters.double("scale")
         cascadeDirectory = try parameters.string("cascades")
         switch try parameters.string("faces") {
-        case "auto": faceModel = NamedModel.centerface.installedFile()
+        case "auto": faceModel = Self.installedCenterFace
         case "haar": faceModel = nil
         case "centerface":
-            guard let file = NamedModel.centerface.installedFile() else {
+            guard let file = Self.installedCenterFace else {
                 throw PluginError("faces: centerface is not installed; run `mattebox models install centerface`", status: MBX_ERR_INVALID_ARGUMENT)
             }
             faceModel = file
