@@ -93,11 +93,16 @@ public enum MovieInspector {
         }
         var values: [String: String] = [:]
         for item in try Box.children(of: bytes, in: list.payload, parent: "ilst") {
-            let index = Int(item.range.lowerBound + 4 < bytes.count ? readU32(bytes, item.range.lowerBound + 4) : 0)
+            // An item's box type is its key's index; a 'data' payload starts with its type (1: UTF-8).
+            var header = ByteReader(bytes, range: item.range)
+            _ = try header.u32("ilst item size")
+            let index = Int(try header.u32("ilst item key index"))
             guard index >= 1, index <= keys.count,
                 let data = try Box.children(of: bytes, in: item.payload, parent: "ilst item").first("data"),
-                data.payload.count >= 8, readU32(bytes, data.payload.lowerBound) == 1
+                data.payload.count >= 8
             else { continue }
+            var type = ByteReader(bytes, range: data.payload)
+            guard try type.u32("data type") == 1 else { continue }
             values[keys[index - 1]] = String(decoding: bytes[(data.payload.lowerBound + 8)..<data.payload.upperBound], as: UTF8.self)
         }
         return values
@@ -167,9 +172,5 @@ public enum MovieInspector {
             }
             return time
         }
-    }
-
-    private static func readU32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }

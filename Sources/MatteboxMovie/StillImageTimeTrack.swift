@@ -36,8 +36,9 @@ public enum StillImageTimeTrack {
         let movieTimescale = try reader.u32("mvhd timescale")
         let movieDuration = version == 1 ? try reader.u64("mvhd duration") : UInt64(try reader.u32("mvhd duration"))
         guard movieTimescale > 0 else { throw MatteboxError("\(path): mvhd timescale is 0") }
-        let nextTrackOffset = mvhd.range.upperBound - 4
-        let trackID = readU32(movie, at: nextTrackOffset)
+        var nextTrack = ByteReader(movie, range: (mvhd.range.upperBound - 4)..<mvhd.range.upperBound)
+        let trackID = try nextTrack.u32("mvhd next track ID")
+        guard trackID < UInt32.max else { throw MatteboxError("\(path): mvhd has no track ID left for the still-image time") }
 
         let mediaTimescale: UInt32 = 90_000
         let mediaDuration = UInt64((Double(movieDuration) / Double(movieTimescale) * Double(mediaTimescale)).rounded())
@@ -52,7 +53,11 @@ public enum StillImageTimeTrack {
         moovBytes.box("moov") { body in
             for child in children {
                 var bytes = Array(movie[child.range])
-                if child.type == "mvhd" { bytes.replaceSubrange(bytes.count - 4..<bytes.count, with: u32(trackID + 1)) }
+                if child.type == "mvhd" {
+                    var next = ByteWriter()
+                    next.u32(trackID + 1)
+                    bytes.replaceSubrange(bytes.count - 4..<bytes.count, with: next.bytes)
+                }
                 if child.type == "udta", let metadata { bytes = metadata.udta }
                 body.append(bytes)
             }
@@ -169,13 +174,5 @@ public enum StillImageTimeTrack {
         let rest = inside.filter { $0.type != "meta" }
         let udtaBytes = rest.isEmpty ? [] : ByteWriter.box("udta") { body in for box in rest { body.append(movie[box.range]) } }
         return (quickTimeMeta, udtaBytes)
-    }
-
-    private static func u32(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    private static func readU32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
