@@ -213,7 +213,8 @@ import Testing
         // A HEIC cannot carry it: a note says so, and its XMP no longer claims a movie.
         let heic = TestEnvironment.run([TestEnvironment.mattebox, "process", still, "-o", folder.appendingPathComponent("heic").path, "--format", "heic"])
         #expect(heic.status == 0 && heic.output.contains("Motion Photo's movie"), "\(heic.output)")
-        let heicFile = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("heic").path).first)
+        let heicFile = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("heic").path)
+            .first { $0.hasSuffix(".heic") })
         let heicPath = folder.appendingPathComponent("heic/\(heicFile)").path
         #expect(MovieProbe.exiftool("XMP-GCamera:MotionPhoto", heicPath) == "0")
         #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", heicPath) == identifier)
