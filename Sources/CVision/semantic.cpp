@@ -1,7 +1,8 @@
 // Hair, skin and teeth mattes around a face. Skin: a colour model learnt
 // from this face's own cheeks and forehead (Lab, robust Gaussian), minus
-// the hair. Hair: GrabCut inside the person, seeded above the forehead,
-// kept off the face's core, the wall seen at the photo's edges, and clothes
+// the hair. Hair: GrabCut inside the person, seeded above the forehead
+// and beside the temples, kept off the face's core, the wall seen at the
+// photo's edges (only in a given person matte's soft rim), and clothes
 // unlike the hair; eyebrows on request. Teeth: bright, colourless pixels
 // inside the mouth, only when there are enough of them to be an open smile,
 // grown over the mouth pixels nearer the teeth's redness than the lips'.
@@ -59,7 +60,7 @@ cv::Mat skinMask(const cv::Mat &likelihood, const cv::Mat &person, const cv::Rec
 }
 
 /// Hair: GrabCut within the person, seeded by non-skin pixels above the
-/// forehead, with the face's core and the background fixed as not-hair and
+/// forehead and beside the temples, with the face's core and the background fixed as not-hair and
 /// skin-coloured pixels beside the face left open (fair hair). Only parts
 /// reaching above the eyes are kept. Empty when no hair is found above the
 /// face (bald heads, hats).
@@ -91,6 +92,9 @@ cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &lab, const cv::Mat &perso
     mask.setTo(cv::GC_PR_BGD, person & skin & ~background & head & ~faceCore & ~innerFace);
     cv::Mat seeds = cv::Mat::zeros(colour.size(), CV_8U);
     cv::rectangle(seeds, part(face, 0.1, -0.6, 0.9, 0.02), cv::Scalar(255), cv::FILLED);
+    // Beside the temples too: a tight crop may cut the top of the head off.
+    cv::rectangle(seeds, part(face, -0.25, -0.1, 0.08, 0.25), cv::Scalar(255), cv::FILLED);
+    cv::rectangle(seeds, part(face, 0.92, -0.1, 1.25, 0.25), cv::Scalar(255), cv::FILLED);
     seeds &= notSkinPerson;
     if (cv::countNonZero(seeds) < face.area() / 100) return cv::Mat::zeros(colour.size(), CV_8U);
     cv::erode(seeds, seeds, cv::Mat());
@@ -270,7 +274,11 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
         cv::Mat skin = mbx::skinMask(likelihood, personHard, working);
         // Hair is worked out for the skin matte too: fair hair the skin
         // colour model took is not skin.
-        cv::Mat hair = mbx::hairMask(colour, lab, personHard, skin, wall.likely, working, options->effort);
+        // Where a given person matte is sure, it has told the person from the
+        // background; there the wall model would only take hair that reaches
+        // the photo's edges. It still holds the wall out of the matte's soft rim.
+        const cv::Mat hairBackground = person ? wall.likely & (personSoft < 230) : wall.likely;
+        cv::Mat hair = mbx::hairMask(colour, lab, personHard, skin, hairBackground, working, options->effort);
         skin &= ~hair;
         if (planes->skin.data) write(mbx::softEdges(colour, skin, radius), planes->skin);
         if (planes->hair.data) {
