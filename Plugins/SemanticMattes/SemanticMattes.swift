@@ -65,10 +65,9 @@ final class SemanticMattes: PhotoProcessor {
         let notes = try settings.withOptions(for: photo) { options -> [String] in
             var view = primary.visionImage
             var error = mbx_cv_error()
-            var face = mbx_cv_rect()
-            var roll = 0.0
+            var face = mbx_cv_face()
             var found: Int32 = 0
-            guard mbx_cv_find_face(&view, &options, &face, &roll, &found, &error) == 0 else {
+            guard mbx_cv_find_face(&view, &options, &face, &found, &error) == 0 else {
                 throw PluginError("finding faces: \(error.text)")
             }
             var notes: [String] = []
@@ -76,14 +75,14 @@ final class SemanticMattes: PhotoProcessor {
             if !personTodo.isEmpty {
                 if found != 0 {
                     notes += try personMattes(
-                        personTodo, view: &view, options: &options, face: face, roll: roll, size: (width, height), photo: photo)
+                        personTodo, view: &view, options: &options, face: face, size: (width, height), photo: photo)
                 } else {
                     let names = personTodo.sorted()
                     let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
                     notes.append("no face found, so no \(list) matte\(names.count == 1 ? "" : "s") (as on iOS)")
                 }
             }
-            if todo.contains("sky"), let note = try skyMatte(view: &view, options: &options, face: found != 0 ? face : nil, size: (width, height), photo: photo) {
+            if todo.contains("sky"), let note = try skyMatte(view: &view, options: &options, face: found != 0 ? face.box : nil, size: (width, height), photo: photo) {
                 notes.append(note)
             }
             return notes
@@ -97,8 +96,8 @@ final class SemanticMattes: PhotoProcessor {
 
     /// Hair, skin and teeth for the face; notes for those left out.
     private func personMattes(
-        _ todo: Set<String>, view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect,
-        roll: Double, size: (Int, Int), photo: PluginPhoto
+        _ todo: Set<String>, view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_face,
+        size: (Int, Int), photo: PluginPhoto
     ) throws -> [String] {
         var planes: [String: mbx_cv_plane] = [:]
         for name in todo.sorted() {
@@ -108,7 +107,7 @@ final class SemanticMattes: PhotoProcessor {
         }
         let teethShow: Bool
         do {
-            teethShow = try makeMattes(&view, options: &options, face: face, roll: roll, planes: planes, photo: photo)
+            teethShow = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
         } catch {
             for name in planes.keys { try? photo.removeImage(SemanticMattes.roles[name]!) }
             throw error
@@ -121,7 +120,7 @@ final class SemanticMattes: PhotoProcessor {
         if todo.contains("teeth"), !teethShow {
             try photo.removeImage(MBX_ROLE_TEETH_MATTE)
             absent.append(
-                face.width < MBX_CV_SMALLEST_TEETH_FACE
+                face.box.width < MBX_CV_SMALLEST_TEETH_FACE
                     ? "the face is under \(MBX_CV_SMALLEST_TEETH_FACE) px wide, too small to look for teeth, so no teeth matte"
                     : "no teeth showing, so no teeth matte")
         }
@@ -158,12 +157,12 @@ final class SemanticMattes: PhotoProcessor {
     /// Fills the planes, with the user's model or the classical method;
     /// says whether teeth show.
     private func makeMattes(
-        _ view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_rect, roll: Double,
+        _ view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_face,
         planes: [String: mbx_cv_plane], photo: PluginPhoto
     ) throws -> Bool {
         if let model {
-            try model.run(&view, options: &options, face: face, planes: planes)
-            return face.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false
+            try model.run(&view, options: &options, face: face.box, planes: planes)
+            return face.box.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false
         }
         var request = mbx_cv_semantic_planes()
         request.brows_in_hair = browsInHair ? 1 : 0
@@ -171,11 +170,12 @@ final class SemanticMattes: PhotoProcessor {
         request.skin = planes["skin"] ?? mbx_cv_plane()
         request.teeth = planes["teeth"] ?? mbx_cv_plane()
         var error = mbx_cv_error()
+        var face = face
         let status: Int32
         if var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage {
-            status = mbx_cv_semantic_mattes(&view, &options, face, roll, &person, &request, &error)
+            status = mbx_cv_semantic_mattes(&view, &options, &face, &person, &request, &error)
         } else {
-            status = mbx_cv_semantic_mattes(&view, &options, face, roll, nil, &request, &error)
+            status = mbx_cv_semantic_mattes(&view, &options, &face, nil, &request, &error)
         }
         guard status == 0 else { throw PluginError("semantic mattes: \(error.text)") }
         return request.teeth_found != 0

@@ -145,13 +145,12 @@ std::vector<DetectedFace> neuralFaces(const cv::Mat &colour, const std::string &
     return kept;
 }
 
-bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, cv::Rect &face,
-                     double &rollDegrees) {
-    rollDegrees = 0;
+bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, FoundFace &face) {
+    face = FoundFace();
     if (!faceModel || !*faceModel) {
         std::vector<cv::Rect> haar = haarFaces(colour, cascadeDir);
         if (haar.empty()) return false;
-        face = largest(haar);
+        face.box = largest(haar);
         return true;
     }
     // The neural detector decides whether and where there is a face: it finds
@@ -165,18 +164,21 @@ bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const
         return a.box.area() < b.box.area();
     });
     const cv::Rect equivalent = haarEquivalent(chosen);
-    face = equivalent;
+    face.box = equivalent;
+    const cv::Point2f eyeLine = chosen.rightEye - chosen.leftEye;
+    face.roll = std::atan2(eyeLine.y, eyeLine.x) * 180 / CV_PI;
+    const cv::Point2f mouthCentre = (chosen.mouthLeft + chosen.mouthRight) * 0.5f;
+    const double mouthWidth = std::max(2.0, cv::norm(chosen.mouthRight - chosen.mouthLeft));
+    face.mouth = cv::Rect(int(std::lround(mouthCentre.x - mouthWidth / 2)), int(std::lround(mouthCentre.y - mouthWidth / 4)),
+                          int(std::lround(mouthWidth)), int(std::lround(mouthWidth / 2)));
     // The cascade looks only around that face (twice its size each way).
     const cv::Rect around(equivalent.x - equivalent.width, equivalent.y - equivalent.height, 3 * equivalent.width,
                           3 * equivalent.height);
-    std::vector<cv::Rect> haar = haarFaces(colour, cascadeDir, around);
-    const cv::Point2f eyeLine = chosen.rightEye - chosen.leftEye;
-    rollDegrees = std::atan2(eyeLine.y, eyeLine.x) * 180 / CV_PI;
-    for (const cv::Rect &box : haar) {
+    for (const cv::Rect &box : haarFaces(colour, cascadeDir, around)) {
         const cv::Point2f centre(box.x + box.width / 2.0f, box.y + box.height / 2.0f);
         const double ratio = double(box.width) / equivalent.width;
         if (chosen.box.contains(centre) && ratio > 0.7 && ratio < 1.4) {
-            face = box;
+            face.box = box;
             break;
         }
     }
@@ -185,15 +187,17 @@ bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const
 
 } // namespace mbx
 
-extern "C" int mbx_cv_find_face(const mbx_cv_image *image, const mbx_cv_matte_options *options,
-                                mbx_cv_rect *face, double *roll_degrees, int *found, mbx_cv_error *error) {
+extern "C" int mbx_cv_find_face(const mbx_cv_image *image, const mbx_cv_matte_options *options, mbx_cv_face *face,
+                                int *found, mbx_cv_error *error) {
     return mbx::guarded(error, [&] {
         if (!image || !options || !face || !found || !options->cascade_dir) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
-        cv::Rect working;
-        double roll = 0;
-        *found = mbx::findLargestFace(frame.colour, options->cascade_dir, options->face_model, working, roll);
-        if (*found) *face = frame.toStored(working);
-        if (roll_degrees) *roll_degrees = *found ? roll : 0;
+        mbx::FoundFace working;
+        *found = mbx::findLargestFace(frame.colour, options->cascade_dir, options->face_model, working);
+        *face = mbx_cv_face{};
+        if (!*found) return;
+        face->box = frame.toStored(working.box);
+        if (!working.mouth.empty()) face->mouth = frame.toStored(working.mouth);
+        face->roll_degrees = working.roll;
     });
 }

@@ -41,7 +41,7 @@ cv::Mat LevelledFrame::back(const cv::Mat &matte) const {
     return out;
 }
 
-cv::Rect LevelledFrame::face(const cv::Rect &working) const {
+cv::Rect LevelledFrame::box(const cv::Rect &working) const {
     if (!turned) return working;
     std::vector<cv::Point2f> centre{{working.x + working.width / 2.0f, working.y + working.height / 2.0f}}, moved;
     cv::transform(centre, moved, forward);

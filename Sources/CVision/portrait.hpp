@@ -34,12 +34,17 @@ struct DetectedFace {
 /// Faces CenterFace finds in an upright 8-bit BGR image, surest first.
 std::vector<DetectedFace> neuralFaces(const cv::Mat &colour, const std::string &modelPath, double threshold);
 
-/// The largest face in an upright 8-bit BGR image, as a Haar-cascade-like
-/// square: found by CenterFace when faceModel names its file, else by the
-/// Haar frontal-face cascade in cascadeDir. rollDegrees is how far the eyes'
-/// line turns clockwise from level (CenterFace's landmarks; 0 for the cascade).
-bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, cv::Rect &face,
-                     double &rollDegrees);
+/// A face as the mattes use it, in a working frame's pixels.
+struct FoundFace {
+    cv::Rect box;        // a Haar-cascade-like square
+    cv::Rect mouth;      // centred between the mouth's corners, as wide as they are apart, half as tall; empty when unknown
+    double roll = 0;     // how far the eye line turns clockwise from level (degrees)
+};
+
+/// The largest face in an upright 8-bit BGR image: found by CenterFace when
+/// faceModel names its file (its landmarks give the roll and the mouth),
+/// else by the Haar frontal-face cascade in cascadeDir.
+bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, FoundFace &face);
 
 /// The upright working frame turned about a tilted face so its eyes are
 /// level, on a canvas that holds all of it, and the way back. Faces within a
@@ -54,8 +59,8 @@ struct LevelledFrame {
     cv::Mat level(const cv::Mat &image, int interpolation, int border) const;
     /// A levelled matte back in the working frame (0 where it did not reach).
     cv::Mat back(const cv::Mat &matte) const;
-    /// The face's box in the levelled frame: the same size about its moved centre.
-    cv::Rect face(const cv::Rect &working) const;
+    /// A box (the face's, the mouth's) in the levelled frame: the same size about its moved centre.
+    cv::Rect box(const cv::Rect &working) const;
 };
 
 /// A Gaussian colour model of one surface in float CIELAB. d² below 7.8 is

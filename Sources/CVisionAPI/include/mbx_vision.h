@@ -102,12 +102,18 @@ typedef struct mbx_cv_matte_options {
     int orientation;         /* EXIF orientation of the stored pixels, 1..8: faces are found upright */
 } mbx_cv_matte_options;
 
-/* The largest upright face, in stored-pixel coordinates, as a square like the
- * Haar cascade's box (the mattes' layout is measured in those); *found = 0 when none.
- * roll_degrees (may be NULL) gets how far the face's eye line turns clockwise
- * from level in the upright photo (0 when the cascade found it). */
+/* A face the mattes are built around, in stored-pixel coordinates. */
+typedef struct mbx_cv_face {
+    mbx_cv_rect box;     /* a square like the Haar cascade's box (the mattes' layout is measured in those) */
+    mbx_cv_rect mouth;   /* centred between the mouth's corners, as wide as they are apart and half as
+                            tall (along the eye line); width 0 when unknown (the cascade found the face) */
+    double roll_degrees; /* how far the eye line turns clockwise from level in the upright photo
+                            (0 when the cascade found the face) */
+} mbx_cv_face;
+
+/* The largest upright face; *found = 0 when none. */
 int mbx_cv_find_face(const mbx_cv_image *image, const mbx_cv_matte_options *options,
-                     mbx_cv_rect *face, double *roll_degrees, int *found, mbx_cv_error *error);
+                     mbx_cv_face *face, int *found, mbx_cv_error *error);
 
 /* A single-channel 8-bit output the caller allocated at the size it wants. */
 typedef struct mbx_cv_plane {
@@ -133,11 +139,12 @@ typedef struct mbx_cv_semantic_planes {
     int brows_in_hair; /* in: 1 counts the eyebrows as hair (as FASSEG labels them); 0 head hair only */
 } mbx_cv_semantic_planes;
 
-/* Hair, skin and teeth mattes for the person around a face (roll_degrees as
- * mbx_cv_find_face gives it: they are worked out with the eyes level). person
- * may be NULL (it is then computed); it is the portrait matte at any size. */
+/* Hair, skin and teeth mattes for the person around a face as mbx_cv_find_face
+ * gives it (they are worked out with the eyes level; teeth are looked for at
+ * the mouth when it is known). person may be NULL (it is then computed); it
+ * is the portrait matte at any size. */
 int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *options,
-                           mbx_cv_rect face, double roll_degrees, const mbx_cv_image *person,
+                           const mbx_cv_face *face, const mbx_cv_image *person,
                            mbx_cv_semantic_planes *planes, mbx_cv_error *error);
 
 /* The sky: smooth, blue or bright-overcast regions reaching down from the
