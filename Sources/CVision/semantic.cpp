@@ -100,7 +100,14 @@ cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &lab, const cv::Mat &perso
     cv::erode(seeds, seeds, cv::Mat());
     mask.setTo(cv::GC_FGD, seeds);
     cv::Mat backgroundModel, foregroundModel;
-    cv::grabCut(colour, mask, cv::Rect(), backgroundModel, foregroundModel, effort <= 0 ? 2 : 3, cv::GC_INIT_WITH_MASK);
+    // Only the part that can change, and a margin of background around it
+    // for the background's colours, goes through the graph cut.
+    const int margin = face.width / 4;
+    cv::Rect open = cv::boundingRect(mask != cv::GC_BGD);
+    open = cv::Rect(open.x - margin, open.y - margin, open.width + 2 * margin, open.height + 2 * margin) &
+           cv::Rect(0, 0, colour.cols, colour.rows);
+    cv::Mat openMask = mask(open);
+    cv::grabCut(colour(open), openMask, cv::Rect(), backgroundModel, foregroundModel, effort <= 1 ? 2 : 3, cv::GC_INIT_WITH_MASK);
     cv::Mat hair = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
     // Below the eyes, keep only what has the colour of the hair above the
     // forehead: a light scarf or collar under the chin must not join dark
