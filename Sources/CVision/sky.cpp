@@ -4,8 +4,10 @@
 // photo, and connected to the top edge of the upright frame. Those regions
 // seed a colour model of this photo's sky, which then claims the smooth
 // pixels of the same colours joined to them (haze near the horizon, clouds
-// like the seeds); holes such as birds are filled, the person is held out,
-// and the edges are softened along the photo (branches against the sky).
+// like the seeds) and the sky-coloured band next to rooftops that the
+// texture measure leaves out; holes such as birds, and clouds cut by the
+// frame's edge, are filled, the person is held out, and the edges are
+// softened along the photo (branches against the sky).
 #include "bridge.hpp"
 #include "portrait.hpp"
 #include <algorithm>
@@ -53,7 +55,10 @@ cv::Mat fromAbove(const cv::Mat &mask, bool groundFree, int smallest = 0) {
     return out;
 }
 
-/// Fills enclosed holes of `mask` up to `largest` pixels (birds, clouds).
+/// Fills holes of `mask` up to `largest` pixels (birds, clouds): those it
+/// encloses, and those cut by the frame's top or sides (a cloud at the
+/// photo's edge) whose edge inside the photo is nearly all sky. Nothing that
+/// reaches the bottom rows is filled.
 void fillSmallHoles(cv::Mat &mask, int largest) {
     cv::Mat labels, stats, centroids;
     cv::Mat holes = ~mask;
@@ -61,8 +66,19 @@ void fillSmallHoles(cv::Mat &mask, int largest) {
     for (int label = 1; label < count; label++) {
         const int x = stats.at<int>(label, cv::CC_STAT_LEFT), y = stats.at<int>(label, cv::CC_STAT_TOP);
         const int w = stats.at<int>(label, cv::CC_STAT_WIDTH), h = stats.at<int>(label, cv::CC_STAT_HEIGHT);
-        const bool touchesBorder = x == 0 || y == 0 || x + w == mask.cols || y + h == mask.rows;
-        if (!touchesBorder && stats.at<int>(label, cv::CC_STAT_AREA) <= largest) mask.setTo(255, labels == label);
+        if (stats.at<int>(label, cv::CC_STAT_AREA) > largest || y + h == mask.rows) continue;
+        const cv::Rect near = cv::Rect(x - 1, y - 1, w + 2, h + 2) & cv::Rect(0, 0, mask.cols, mask.rows);
+        const cv::Mat hole = labels(near) == label;
+        cv::Mat filled = mask(near);
+        if (x > 0 && y > 0 && x + w < mask.cols) {
+            filled.setTo(255, hole);
+            continue;
+        }
+        cv::Mat edge;
+        cv::dilate(hole, edge, cv::Mat());
+        edge &= ~hole;
+        const int around = cv::countNonZero(edge);
+        if (around > 0 && cv::countNonZero(edge & filled) * 20 >= around * 19) filled.setTo(255, hole);
     }
 }
 
@@ -118,14 +134,21 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
     const cv::Mat like = model.distance(lab) < 16.3f;
     // Overcast sky grows only over pixels about as bright as it.
     const bool blueSky = model.mean[2] < -8;
-    cv::Mat grown = seeds | (like & (roughness < 9.0f) & (blueSky ? cv::Mat(L > 0.0f) : cv::Mat(L > bright - 10)));
-    if (!person.empty()) grown &= ~person;
+    cv::Mat skyColoured = like & (blueSky ? cv::Mat(L > 0.0f) : cv::Mat(L > bright - 10));
+    if (!person.empty()) skyColoured &= ~person;
+    cv::Mat grown = seeds | (skyColoured & (roughness < 9.0f));
     cv::Mat sky = fromAbove(grown, false);
     if (blueSky) {
         cv::Mat gaps = grown & smoothBlue;
         gaps.rowRange(lowest + 1, gaps.rows).setTo(0);
         sky |= gaps;
     }
+    // The texture measure reaches a few pixels past every edge, so the sky
+    // stops short of the rooftops: it takes the sky-coloured pixels of
+    // that band back.
+    cv::Mat band;
+    cv::dilate(sky, band, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(11, 11)));
+    sky |= band & skyColoured;
     fillSmallHoles(sky, area / 20); // birds, clouds
     return sky;
 }
