@@ -118,12 +118,14 @@ bench: deps
 	Samples/bench/serve-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/serve bench-serve.md
 	Samples/bench/record-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/record bench-record.md
 
-## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), and stereo on
-## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh (release build)
+## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), stereo on
+## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh, and the sky
+## matte on four opencv-doc photos labelled here (Samples/eval/sky-photos.sh) (release build)
 bench-quality: deps
 	$(SWIFT) build -c release
 	Samples/eval/stereo-scenes.sh bench-out/stereo-scenes
-	$$($(SWIFT) build -c release --show-bin-path)/mattebox evaluate $(EVAL_DIR) --stereo-scenes bench-out/stereo-scenes | tee bench-quality.md
+	Samples/eval/sky-photos.sh bench-out/sky
+	$$($(SWIFT) build -c release --show-bin-path)/mattebox evaluate $(EVAL_DIR) --stereo-scenes bench-out/stereo-scenes --sky bench-out/sky | tee bench-quality.md
 
 ## samples: regenerate the small bundled sample photos
 samples: deps

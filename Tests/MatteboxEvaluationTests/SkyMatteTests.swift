@@ -40,7 +40,7 @@ struct SkyMatteTests {
     }
 }
 
-/// Sky IoU against the labels in Tests/Fixtures/sky (made here; see its
+/// Sky IoU against the labels in Samples/eval/sky-labels (made here; see its
 /// README): blue sky with clouds and birds, an overcast street twice, and
 /// blue sky past a tree beside a white building.
 @Suite(.enabled(if: BuiltVisionPlugins.hasChessboards, "opencv-doc's photos are missing"))
@@ -51,7 +51,7 @@ struct SkyIoUTests {
             var photo = try ImageDecoder.decodePhoto(at: BuiltVisionPlugins.chessboards.appendingPathComponent("\(name).jpg"))
             _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: sky }").run(&photo)
             let matte = try #require(photo.auxiliary[.skyMatte], "\(name): no sky matte")
-            let label = try ImageDecoder.decodePhoto(at: TestEnvironment.fixtures.appendingPathComponent("sky/\(name).png")).primary
+            let label = try ImageDecoder.decodePhoto(at: TestEnvironment.packageRoot.appendingPathComponent("Samples/eval/sky-labels/\(name).png")).primary
             let scale = Double(matte.width) / Double(label.width)
             var both = 0, either = 0
             for y in 0..<label.height {

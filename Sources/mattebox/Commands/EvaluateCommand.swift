@@ -15,7 +15,8 @@ struct EvaluateCommand: ParsableCommand {
             masks), faceparsing/fasseg_frontal02/{rgb,labels}/N.bmp and faceparsing/lapa_sample/. \
             Stereo is compared with the plain SGBM reference in the same run; mattes come from the \
             installed PortraitMatte and SemanticMattes plugins. Hair is scored as each dataset labels \
-            it: FASSEG counts the eyebrows as hair (the plugin is run with brows: true), LaPa does not.
+            it: FASSEG counts the eyebrows as hair (the plugin is run with brows: true), LaPa does not. \
+            --sky scores the sky matte against sky labels (IoU and boundary IoU per photo and mean).
             """)
 
     @OptionGroup var verbosity: Verbosity
@@ -33,6 +34,11 @@ struct EvaluateCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp("How the mattes' face is found: auto, centerface, haar or a CenterFace ONNX file; default: the plugins' default (auto).", valueName: "FINDER"))
     var faces: String?
+    @Option(
+        help: ArgumentHelp(
+            "A folder with images/NAME.* and labels/NAME.png (white = sky) to score the sky matte on (Samples/eval/sky-photos.sh makes four from opencv-doc).",
+            valueName: "DIR"))
+    var sky: String?
     @Flag(help: "Print the tables as JSON.") var json = false
 
     func run() throws {
@@ -48,13 +54,14 @@ struct EvaluateCommand: ParsableCommand {
         let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
         let lapa = FileManager.default.fileExists(atPath: lapaFolder.path) ? try faces.lapa(directory: lapaFolder) : nil
-        guard !stereo.isEmpty || !heldOut.isEmpty || !fasseg.isEmpty || lapa != nil else {
+        let skies = try sky.map { try SkyEvaluation(registry: PluginRegistry.discoverForThisExecutable()).run(directory: URL(fileURLWithPath: $0)) } ?? []
+        guard !stereo.isEmpty || !heldOut.isEmpty || !fasseg.isEmpty || lapa != nil || !skies.isEmpty else {
             throw ValidationError("\(directory): no evaluation data found (see --help for the layout)")
         }
         if json {
-            try JSONOutput.print(EvaluationReport(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa))
+            try JSONOutput.print(EvaluationReport(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa, sky: skies))
         } else {
-            print(EvaluationTables.text(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa))
+            print(EvaluationTables.text(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa, sky: skies))
         }
     }
 }
@@ -64,12 +71,15 @@ struct EvaluationReport: Encodable {
     var stereoHeldOut: [StereoEvaluation.Row]
     var faces: [FaceEvaluation.FacesRow]
     var teeth: FaceEvaluation.TeethRow?
+    var sky: [SkyEvaluation.Row]
 }
 
 /// The evaluation as Markdown tables, averages last.
 enum EvaluationTables {
     static func text(
-        stereo: [StereoEvaluation.Row], stereoHeldOut: [StereoEvaluation.Row] = [], faces: [FaceEvaluation.FacesRow], teeth: FaceEvaluation.TeethRow?) -> String {
+        stereo: [StereoEvaluation.Row], stereoHeldOut: [StereoEvaluation.Row] = [], faces: [FaceEvaluation.FacesRow], teeth: FaceEvaluation.TeethRow?,
+        sky: [SkyEvaluation.Row] = []
+    ) -> String {
         var lines: [String] = []
         func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
@@ -95,6 +105,15 @@ enum EvaluationTables {
         }
         if let teeth {
             lines += ["Teeth (LaPa sample, inner mouth; portrait matte by \(teeth.method)): found \(teeth.teethFound ? "yes" : "no"), F1 \(f(teeth.teethF1, 3)); skin F1 \(f(teeth.skinF1, 3)), hair F1 \(f(teeth.hairF1, 3))"]
+        }
+        if !sky.isEmpty {
+            if !lines.isEmpty { lines.append("") }
+            lines += ["Sky (IoU at matte ≥ 0.5; boundary IoU within 3 px of the labelled edge)", "",
+                      "| photo | found | IoU | boundary IoU | semantic s |", "|---|---|---|---|---|"]
+            for row in sky {
+                lines.append("| \(row.photo) | \(row.found ? "yes" : "no") | \(f(row.iou, 3)) | \(f(row.boundaryIoU, 3)) | \(f(row.seconds, 2)) |")
+            }
+            lines += ["", "Mean sky IoU \(f(mean(sky.map(\.iou)), 3)), boundary IoU \(f(mean(sky.map(\.boundaryIoU)), 3))"]
         }
         return lines.joined(separator: "\n")
     }
