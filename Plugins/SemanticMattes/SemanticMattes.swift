@@ -137,11 +137,12 @@ final class SemanticMattes: PhotoProcessor {
         ).visionPlane
         var found: Int32 = 0
         var error = mbx_cv_error()
+        let exposure = photo.string(MBX_META_EXPOSURE_VALUE).flatMap(Double.init) ?? .nan
         let status: Int32
         if var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage {
-            status = mbx_cv_sky_matte(&view, &options, &person, face?.width ?? 0, &plane, &found, &error)
+            status = mbx_cv_sky_matte(&view, &options, &person, face?.width ?? 0, exposure, &plane, &found, &error)
         } else {
-            status = mbx_cv_sky_matte(&view, &options, nil, face?.width ?? 0, &plane, &found, &error)
+            status = mbx_cv_sky_matte(&view, &options, nil, face?.width ?? 0, exposure, &plane, &found, &error)
         }
         guard status == 0 else {
             try? photo.removeImage(MBX_ROLE_SKY_MATTE)

@@ -11,6 +11,7 @@
 #include "bridge.hpp"
 #include "portrait.hpp"
 #include <algorithm>
+#include <cmath>
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {
@@ -83,7 +84,7 @@ void fillSmallHoles(cv::Mat &mask, int largest) {
 }
 
 /// The sky as a hard 0/255 mask in the working frame (empty when there is none).
-cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
+cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth, double exposureValue) {
     cv::Mat lab = toLab(colour);
     std::vector<cv::Mat> channels;
     cv::split(lab, channels);
@@ -100,6 +101,10 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
     const float bright = std::max(75.0f, sorted.at<float>(0, int(sorted.cols * 0.75)));
     cv::Mat neutral = (chroma < 10.0f) & (L >= bright);
     const bool closePortrait = faceWidth > 0 && faceWidth * 6 > colour.cols;
+    // Overcast sky is daylight (EV100 about 12 and up; indoors 4 to 8): in a
+    // photo exposed for less light, a bright neutral region is a white
+    // table, wall or ceiling, so there only blue counts.
+    const bool indoorLight = std::isfinite(exposureValue) && exposureValue < 10;
     cv::Mat smoothBlue = smooth & blue, smoothNeutral = smooth & neutral & ~blue;
     if (!person.empty()) {
         smoothBlue &= ~person;
@@ -115,7 +120,7 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
     // bright too, so there only blue counts.
     const int area = colour.rows * colour.cols;
     cv::Mat seeds = fromAbove(smoothBlue, false);
-    if (!closePortrait) seeds |= fromAbove(smoothBlue | smoothNeutral, true, area / 25);
+    if (!closePortrait && !indoorLight) seeds |= fromAbove(smoothBlue | smoothNeutral, true, area / 25);
     if (cv::countNonZero(seeds) < area / 50) return cv::Mat::zeros(colour.size(), CV_8U);
 
     // This photo's sky colours, then the smooth pixels like them joined to
@@ -158,8 +163,8 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth) {
 } // namespace mbx
 
 extern "C" int mbx_cv_sky_matte(const mbx_cv_image *image, const mbx_cv_matte_options *options,
-                                const mbx_cv_image *person, int face_width, mbx_cv_plane *matte, int *found,
-                                mbx_cv_error *error) {
+                                const mbx_cv_image *person, int face_width, double exposure_value, mbx_cv_plane *matte,
+                                int *found, mbx_cv_error *error) {
     return mbx::guarded(error, [&] {
         if (!image || !options || !matte || !found) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
@@ -169,7 +174,7 @@ extern "C" int mbx_cv_sky_matte(const mbx_cv_image *image, const mbx_cv_matte_op
             cv::resize(given, personHard, frame.colour.size(), 0, 0, cv::INTER_AREA);
             personHard = personHard > 127;
         }
-        cv::Mat sky = mbx::skyMask(frame.colour, personHard, int(face_width * frame.scale));
+        cv::Mat sky = mbx::skyMask(frame.colour, personHard, int(face_width * frame.scale), exposure_value);
         *found = cv::countNonZero(sky) > 0;
         int radius = std::max(2, std::max(frame.colour.cols, frame.colour.rows) / 200);
         cv::Mat soft = *found ? mbx::softEdges(frame.colour, sky, radius) : sky;

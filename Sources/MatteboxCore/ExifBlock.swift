@@ -22,12 +22,16 @@ public struct ExifBlock: Sendable, Equatable {
         static let pixelYDimension: UInt16 = 0xA003
         static let lensModel: UInt16 = 0xA434
         static let makerNote: UInt16 = 0x927C
+        static let exposureTime: UInt16 = 0x829A
+        static let fNumber: UInt16 = 0x829D
+        static let photographicSensitivity: UInt16 = 0x8827
     }
 
     private enum FieldType {
         static let ascii: UInt16 = 2
         static let short: UInt16 = 3
         static let long: UInt16 = 4
+        static let rational: UInt16 = 5
     }
 
     /// A field of an image file directory.
@@ -86,6 +90,17 @@ public struct ExifBlock: Sendable, Equatable {
             note.valueOffset >= 0, note.valueOffset + note.valueLength <= bytes.count
         else { return nil }
         return AppleMakerNote.contentIdentifier(in: bytes[note.valueOffset..<note.valueOffset + note.valueLength])
+    }
+
+    /// How much light the scene had, as the exposure value at ISO 100
+    /// (EV100 = log2(N²/t) − log2(ISO/100)) from ExposureTime, FNumber and
+    /// PhotographicSensitivity: about 12 to 16 in daylight, 4 to 8 indoors.
+    public var exposureValue100: Double? {
+        guard let directory = exifDirectory, let time = rational(Tag.exposureTime, inDirectoryAt: directory),
+            let aperture = rational(Tag.fNumber, inDirectoryAt: directory),
+            let iso = number(Tag.photographicSensitivity, inDirectoryAt: directory), time > 0, aperture > 0, iso > 0
+        else { return nil }
+        return log2(aperture * aperture / time) - log2(Double(iso) / 100)
     }
 
     public var hasLocation: Bool { entry(Tag.gpsPointer, inDirectoryAt: firstDirectoryOffset) != nil }
@@ -207,6 +222,14 @@ public struct ExifBlock: Sendable, Equatable {
         case FieldType.long: return Int(u32(at: entry.valueOffset))
         default: return nil
         }
+    }
+
+    private func rational(_ tag: UInt16, inDirectoryAt offset: Int) -> Double? {
+        guard let entry = entry(tag, inDirectoryAt: offset), entry.type == FieldType.rational, entry.count >= 1,
+            entry.valueLength >= 8
+        else { return nil }
+        let denominator = u32(at: entry.valueOffset + 4)
+        return denominator == 0 ? nil : Double(u32(at: entry.valueOffset)) / Double(denominator)
     }
 
     /// Writes a new first directory at the end of the block (values stay where

@@ -58,6 +58,7 @@ enum MetadataAccess {
         case "exif.make": value = metadata.exif?.make
         case "exif.model": value = metadata.exif?.model
         case "exif.dateTimeOriginal": value = metadata.exif?.dateTimeOriginal
+        case "exif.exposureValue": value = metadata.exif?.exposureValue100.map { String(format: "%.2f", $0) }
         case "capture.position": value = metadata.capture.position.rawValue
         case "capture.device": value = metadata.capture.device
         case "capture.quality": value = metadata.capture.quality.rawValue
@@ -95,7 +96,7 @@ enum MetadataAccess {
                     "output.encoderPreset must be one of \(OutputRequest.encoderPresets.joined(separator: ", ")), not \(value)")
             }
             photo.metadata.output.encoderPreset = value
-        case "exif.make", "exif.model", "exif.dateTimeOriginal":
+        case "exif.make", "exif.model", "exif.dateTimeOriginal", "exif.exposureValue":
             throw .invalid("\(key) is read-only")
         case _ where key.hasPrefix(notePrefix):
             let name = String(key.dropFirst(notePrefix.count))

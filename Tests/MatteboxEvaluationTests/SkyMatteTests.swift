@@ -70,3 +70,23 @@ struct SkyIoUTests {
         #expect(scores.values.reduce(0, +) / 4 >= 0.9, "\(scores)")
     }
 }
+
+/// The exposure in EXIF tells daylight from indoor light: an iPhone photo of
+/// a white desk under office light (EV100 7.6; Apple's own sky matte there is
+/// empty) gets no sky, while the overcast Leuven street (EV100 14.7) keeps it.
+@Suite(.enabled(if: TestEnvironment.shared != nil && BuiltVisionPlugins.hasChessboards,
+                "../shared/heic-samples or opencv-doc's photos are missing"))
+struct IndoorSkyTests {
+    @Test func aWhiteDeskUnderOfficeLightIsNotSky() throws {
+        let desk = try #require(TestEnvironment.shared).appendingPathComponent("heic-samples/openize__iphone_iOS18_tmap+MatteMaps.heic")
+        var photo = try ImageDecoder.decodePhoto(at: desk)
+        let exposure = try #require(photo.metadata.exif?.exposureValue100)
+        #expect(abs(exposure - 7.6) < 0.1, "EV100 from 1/100 s, f/1.8, ISO 160: \(exposure)")
+        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: sky, replace: true }").run(&photo)
+        #expect(photo.auxiliary[.skyMatte] == nil, "the desk was taken for overcast sky")
+        #expect(photo.metadata.notes["semanticMattes"]?.contains("no sky found") == true, "\(photo.metadata.notes)")
+
+        let street = try ImageDecoder.decodePhoto(at: BuiltVisionPlugins.chessboards.appendingPathComponent("leuvenA.jpg"))
+        #expect(abs((street.metadata.exif?.exposureValue100 ?? 0) - 14.7) < 0.1)
+    }
+}

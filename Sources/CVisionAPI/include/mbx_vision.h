@@ -150,10 +150,12 @@ int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options
 /* The sky: smooth, blue or bright-overcast regions reaching down from the
  * top of the upright photo, soft at their edges (branches, rooftops). person
  * (may be NULL) is held out; face_width (0: no face) keeps a close portrait's
- * plain backdrop from counting as overcast sky. *found is 0 (and the matte
- * all zero) when no sky shows. */
+ * plain backdrop from counting as overcast sky; exposure_value (EV at ISO 100
+ * from EXIF, NaN when unknown) below daylight's keeps a white table or wall
+ * indoors from counting as overcast sky. *found is 0 (and the matte all
+ * zero) when no sky shows. */
 int mbx_cv_sky_matte(const mbx_cv_image *image, const mbx_cv_matte_options *options, const mbx_cv_image *person,
-                     int face_width, mbx_cv_plane *matte, int *found, mbx_cv_error *error);
+                     int face_width, double exposure_value, mbx_cv_plane *matte, int *found, mbx_cv_error *error);
 
 /* ---- Mattes from a segmentation model the user supplies (cv::dnn) ------- */
 

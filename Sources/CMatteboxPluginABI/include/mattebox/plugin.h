@@ -92,6 +92,8 @@ typedef int32_t mbx_status;
 #define MBX_META_MODEL "exif.model"               /* string */
 #define MBX_META_DATE_TIME "exif.dateTimeOriginal" /* string "YYYY:MM:DD HH:MM:SS" */
 #define MBX_META_HAS_LOCATION "exif.hasLocation"  /* int 0/1, read-only */
+#define MBX_META_EXPOSURE_VALUE "exif.exposureValue" /* string, read-only: EV at ISO 100 from ExposureTime,
+                                                        FNumber and ISO ("14.70"; daylight 12-16, indoors 4-8) */
 #define MBX_META_LOCATION "exif.location"         /* remove_metadata strips GPS data */
 #define MBX_META_CAMERA_POSITION "capture.position" /* "front", "back", "external", "unspecified" */
 #define MBX_META_MIRRORED "capture.mirrored"      /* int 0/1: pixels are already mirrored */
