@@ -64,9 +64,12 @@ final class EventLog: @unchecked Sendable {
 
     var all: [CaptureEvent] { lock.withLock { events } }
 
-    /// Waits up to `timeout` seconds for an event matching `predicate`.
+    /// Waits up to `timeout` seconds for an event matching `predicate`. The
+    /// default is long because it is only a limit: in a full parallel test
+    /// run, tests that wait on child processes can hold every thread of
+    /// Swift's cooperative pool for a minute, and the session's tasks wait too.
     @discardableResult
-    func wait(_ timeout: Double = 5, for predicate: (CaptureEvent) -> Bool) async -> Bool {
+    func wait(_ timeout: Double = 90, for predicate: (CaptureEvent) -> Bool) async -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if all.contains(where: predicate) { return true }
