@@ -16,20 +16,11 @@ struct FaceFinderTests {
     /// (labels with nearest-neighbour sampling, new corners background):
     /// the cascade found none of these four when this was written.
     static func tiltedFaces() throws -> URL {
-        let source = try #require(BuiltVisionPlugins.eval).appendingPathComponent("faceparsing/fasseg_frontal02")
-        let folder = try TestEnvironment.scratchDirectory("tilted").appendingPathComponent("fasseg_frontal02")
-        for part in ["rgb", "labels"] {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
-        }
-        for face in [1, 2, 3, 5] {
-            for (part, options) in [("rgb", ["--background", "128 128 128"]), ("labels", ["--interpolate", "nearest", "--background", "255 0 0"])] {
-                let run = TestEnvironment.run(
-                    ["/usr/bin/vips", "rotate", source.appendingPathComponent("\(part)/\(face).bmp").path,
-                     folder.appendingPathComponent("\(part)/\(face).bmp").path, "30"] + options)
-                #expect(run.status == 0, "\(run.errors)")
-            }
-        }
-        return folder
+        try FassegVariants.make("tilted", faces: [1, 2, 3, 5], steps: [
+            { _, isLabel, input, output in
+                ["rotate", input, output, "30"] + (isLabel ? ["--interpolate", "nearest", "--background", "255 0 0"] : ["--background", "128 128 128"])
+            },
+        ])
     }
 
     @Test(.enabled(if: BuiltVisionPlugins.eval != nil, Comment(rawValue: BuiltVisionPlugins.noEval)))

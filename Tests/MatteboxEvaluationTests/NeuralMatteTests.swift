@@ -55,26 +55,15 @@ struct TightFaceCropTests {
     /// 85 (eyes a little above the middle), scaled by libvips to 1024².
     static func tightCrops() throws -> URL {
         let source = try #require(BuiltVisionPlugins.eval).appendingPathComponent("faceparsing/fasseg_frontal02")
-        let folder = try TestEnvironment.scratchDirectory("tight").appendingPathComponent("fasseg_frontal02")
-        for part in ["rgb", "labels"] {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
+        func width(_ face: Int) throws -> Int {
+            try ImageDecoder.decodePhoto(at: source.appendingPathComponent("rgb/\(face).bmp")).primary.width
         }
-        for face in [1, 3, 8, 9] {
-            let width = try ImageDecoder.decodePhoto(at: source.appendingPathComponent("rgb/\(face).bmp")).primary.width
-            for (part, kernel) in [("rgb", "lanczos3"), ("labels", "nearest")] {
-                let cropped = folder.appendingPathComponent("\(part)/\(face).v")
-                let crop = TestEnvironment.run([
-                    "/usr/bin/vips", "crop", source.appendingPathComponent("\(part)/\(face).bmp").path, cropped.path + ".v",
-                    "0", "85", "\(width)", "\(width)",
-                ])
-                let scale = TestEnvironment.run([
-                    "/usr/bin/vips", "resize", cropped.path + ".v", folder.appendingPathComponent("\(part)/\(face).bmp").path,
-                    "\(1024.0 / Double(width))", "--kernel", kernel,
-                ])
-                #expect(crop.status == 0 && scale.status == 0, "\(crop.errors) \(scale.errors)")
-            }
-        }
-        return folder
+        return try FassegVariants.make("tight", faces: [1, 3, 8, 9], steps: [
+            { face, _, input, output in ["crop", input, output, "0", "85", "\(try width(face))", "\(try width(face))"] },
+            { face, isLabel, input, output in
+                ["resize", input, output, "\(1024.0 / Double(try width(face)))", "--kernel", isLabel ? "nearest" : "lanczos3"]
+            },
+        ])
     }
 
     @Test func hairReachingTheEdgesOfATightCropIsFoundAndClosedMouthsShowNoTeeth() throws {
