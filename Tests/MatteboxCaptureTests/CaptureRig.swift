@@ -64,17 +64,25 @@ final class EventLog: @unchecked Sendable {
 
     var all: [CaptureEvent] { lock.withLock { events } }
 
-    /// Waits up to `timeout` seconds for an event matching `predicate`. The
-    /// default is long because it is only a limit: in a full parallel test
-    /// run, tests that wait on child processes can hold every thread of
-    /// Swift's cooperative pool for a minute, and the session's tasks wait too.
+    /// Waits up to `timeout` seconds for an event matching `predicate`.
     @discardableResult
-    func wait(_ timeout: Double = 90, for predicate: (CaptureEvent) -> Bool) async -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if all.contains(where: predicate) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return all.contains(where: predicate)
+    func wait(_ timeout: Double = waitLimit, for predicate: (CaptureEvent) -> Bool) async -> Bool {
+        await eventually(timeout) { all.contains(where: predicate) }
     }
+}
+
+/// How long the capture tests wait at most for something to happen. Long,
+/// because it is only a limit: in a full parallel test run, tests that wait
+/// on child processes can hold every thread of Swift's cooperative pool for
+/// a minute, and the session's tasks wait too.
+let waitLimit: Double = 90
+
+/// Polls `condition` every 20 ms for up to `timeout` seconds.
+func eventually(_ timeout: Double = waitLimit, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
 }

@@ -19,13 +19,9 @@ import Testing
             try rig.write(value, zone + name)
         }
         func heat(_ celsius: Int) throws { try rig.write("\(celsius * 1000)", zone + "temp") }
-        /// Waits (a loaded test run may be slow to get there; see `EventLog.wait`) until the device runs at `rate`.
+        /// Waits until the device runs at `rate`.
         func deviceRuns(at rate: Double) async -> Bool {
-            let deadline = Date(timeIntervalSinceNow: 90)
-            while rig.io.frameInterval(CaptureRig.back)?.framesPerSecond != rate, Date() < deadline {
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return rig.io.frameInterval(CaptureRig.back)?.framesPerSecond == rate
+            await eventually { rig.io.frameInterval(CaptureRig.back)?.framesPerSecond == rate }
         }
         var policy = CaptureSession.PressurePolicy()
         policy.sampleInterval = 0.1

@@ -12,7 +12,7 @@ import Testing
 /// Movies and Live Photos from the emulated cameras, through the real FFmpeg
 /// encoder, read back by ffprobe and exiftool.
 @Suite(.serialized) struct MovieRecordingTests {
-    private func finished(_ log: EventLog, timeout: Double = 90) async -> RecordedMovie? {
+    private func finished(_ log: EventLog, timeout: Double = waitLimit) async -> RecordedMovie? {
         _ = await log.wait(timeout) { if case .didFinishRecording = $0 { return true } else { return false } }
         for case .didFinishRecording(let movie) in log.all { return movie }
         return nil
