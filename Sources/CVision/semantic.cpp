@@ -60,10 +60,10 @@ cv::Mat skinMask(const cv::Mat &likelihood, const cv::Mat &person, const cv::Rec
 }
 
 /// Hair: GrabCut within the person, seeded by non-skin pixels above the
-/// forehead and beside the temples, with the face's core and the background fixed as not-hair and
-/// skin-coloured pixels beside the face left open (fair hair). Only parts
-/// reaching above the eyes are kept. Empty when no hair is found above the
-/// face (bald heads, hats).
+/// forehead and beside the temples, with the face's core and the background
+/// fixed as not-hair and skin-coloured pixels beside the face left open (fair
+/// hair). Only parts reaching above the eyes are kept. Empty when no hair is
+/// found above the face (bald heads, hats).
 cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &lab, const cv::Mat &person, const cv::Mat &skin,
                  const cv::Mat &background, const cv::Rect &face, int effort) {
     cv::Mat mask(colour.size(), CV_8U, cv::Scalar(cv::GC_BGD));
