@@ -92,7 +92,7 @@ let package = Package(
             name: "MatteboxPipeline",
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost",
-                "Yams",
+                "MatteboxMovie", "Yams",
             ]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
         .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"]),
@@ -107,7 +107,7 @@ let package = Package(
             name: "MatteboxCaptureService",
             dependencies: [
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
-                "MatteboxRuntime", "MatteboxMovie",
+                "MatteboxRuntime", "MatteboxMovie", "MatteboxImageIO", "MatteboxHEIF",
             ]),
         // The camera app (`mattebox serve`): HTTP on Hummingbird over a capture session and a library folder.
         .target(

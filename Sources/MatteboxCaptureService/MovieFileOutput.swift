@@ -11,7 +11,7 @@ public struct MovieFileOutput: MovieOutput {
     public enum LivePhotoFormat: String, Sendable, CaseIterable {
         /// A HEIC/JPEG and a MOV with the same content identifier, as iPhones write (Apple Photos pairs them).
         case apple
-        /// One JPEG/HEIC with the MP4 appended and the Camera XMP that points at it (Google Photos).
+        /// One JPEG or HEIC with the MP4 after the image and the Camera XMP that points at it (Google Photos).
         case motionPhoto = "motion-photo"
         /// Both: the Motion Photo and, beside it, the MOV.
         case both
@@ -66,8 +66,8 @@ public struct MovieFileOutput: MovieOutput {
             written.append(movie)
         }
         if livePhotoFormat != .apple {
-            written.append(try MotionPhoto.make(
-                still: still, frames: frames, stillTimestamp: clip.stillTimestamp, format: format, settings: settings))
+            let heic = still.pathExtension.lowercased() == "heic"
+            written.append(try (heic ? HEICMotionPhoto.make : MotionPhoto.make)(still, frames, clip.stillTimestamp, format, settings))
         }
         return written
     }

@@ -75,6 +75,18 @@ public enum HEIFInspector {
         }
     }
 
+    /// A HEIC Motion Photo's movie (its `mpvd` box) and the primary's XMP that locates it; nil for other files.
+    public static func motionPhoto(at url: URL) throws -> (movie: Data, xmp: Data?)? {
+        let bytes = try HEIFReader.readBytes(url)
+        do {
+            let container = try HEIFContainer(bytes: bytes)
+            guard let (movie, _) = MotionPhotoVideoBox.movie(in: container) else { return nil }
+            return (movie, try HEIFReader.xmp(describing: container.primaryID, in: container))
+        } catch let error as HEIFError {
+            throw MatteboxError(error, file: url.path)
+        }
+    }
+
     static func summarize(_ container: HEIFContainer, file: String) throws -> HEIFSummary {
         let primaryID = container.primaryID
         let transforms = HEIFReader.transformProperties(of: primaryID, in: container)

@@ -16,6 +16,8 @@ import MatteboxRuntime
 public enum HEIFReader {
     /// The note that names auxiliary images left out because they could not be decoded.
     public static let damagedNote = "damagedAuxiliaryImages"
+    /// The note that names what of the file's top-level boxes a rewrite cannot carry.
+    public static let leftOutBoxesNote = "heifBoxes"
     /// The role a stereo pair's right view is read into, as the Depth plugin takes it.
     public static let stereoRightRole: ImageRole = "org.mattebox.stereo-right"
 
@@ -108,6 +110,15 @@ public enum HEIFReader {
             } catch {
                 damaged.append("\(stereoRightRole) (item \(right)): \(error)")
             }
+        }
+        // A HEIC Motion Photo's movie travels with the photo (writers put it back).
+        var leftOut = MotionPhotoVideoBox.unmodelledBoxes(in: container)
+        if let (movie, trailer) = MotionPhotoVideoBox.movie(in: container) {
+            photo.metadata.motionPhotoMovie = movie
+            if let trailer { leftOut.append(trailer) }
+        }
+        if !leftOut.isEmpty {
+            photo.metadata.notes[leftOutBoxesNote] = "not kept: top-level " + leftOut.joined(separator: "; ")
         }
         if !damaged.isEmpty {
             photo.metadata.notes[damagedNote] = "could not be decoded, so left out: " + damaged.joined(separator: "; ")

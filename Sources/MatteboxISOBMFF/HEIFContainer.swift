@@ -37,6 +37,8 @@ public struct HEIFContainer {
     public let majorBrand: String
     public let compatibleBrands: [String]
     public let primaryID: UInt32
+    /// The file's top-level boxes (`ftyp`, `meta`, `mdat`, and whatever else follows).
+    public let topLevelBoxes: [Box]
     public private(set) var items: [UInt32: HEIFItem] = [:]
     /// Item IDs in `iinf` order.
     public private(set) var itemOrder: [UInt32] = []
@@ -75,6 +77,7 @@ public struct HEIFContainer {
     public init(bytes: [UInt8]) throws {
         self.bytes = bytes
         let top = try Box.children(of: bytes, in: 0..<bytes.count, parent: "file")
+        topLevelBoxes = top
         guard let ftyp = top.first, ftyp.type == "ftyp" else {
             throw HEIFError.malformed("the file does not start with an 'ftyp' box")
         }

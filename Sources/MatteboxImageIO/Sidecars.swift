@@ -17,6 +17,10 @@ public struct Sidecars: Sendable {
     public private(set) var byPhoto: [String: [ImageRole: URL]] = [:]
     /// The names of the files that are sidecars (not photos).
     public private(set) var sidecarNames: Set<String> = []
+    /// The movie beside each photo with its name (IMG_0001.MOV beside
+    /// IMG_0001.HEIC, as iPhones store a Live Photo), by the photo's name.
+    public private(set) var movieByPhoto: [String: URL] = [:]
+    public static let movieExtensions: Set<String> = ["mov", "mp4"]
 
     /// The sidecars in `folder`.
     public init(folder: URL) {
@@ -29,6 +33,11 @@ public struct Sidecars: Sendable {
         for name in names.sorted() where ImageContainers.photoExtensions.contains((name as NSString).pathExtension.lowercased()) {
             let stem = (name as NSString).deletingPathExtension
             if photos[stem] == nil { photos[stem] = name }
+        }
+        for name in names.sorted() where Self.movieExtensions.contains((name as NSString).pathExtension.lowercased()) {
+            if let photo = photos[(name as NSString).deletingPathExtension], movieByPhoto[photo] == nil {
+                movieByPhoto[photo] = folder.appendingPathComponent(name)
+            }
         }
         for name in names where Self.extensions.contains((name as NSString).pathExtension.lowercased()) {
             let parts = (name as NSString).deletingPathExtension

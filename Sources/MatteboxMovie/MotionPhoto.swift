@@ -2,17 +2,24 @@ import Foundation
 import MatteboxISOBMFF
 import MatteboxRuntime
 
-/// Google's Motion Photo (Android "Motion Photo format 1.0"): one JPEG whose
-/// XMP carries the Camera properties (`GCamera:MotionPhoto`, version, the
-/// still's presentation time in the movie) and a Container directory (the
-/// primary image, then the MP4 appended after the JPEG, by length), with the
-/// MP4 bytes after the image's end. Written as `<name>.MP.jpg`, the file name
-/// pattern the format asks writers to use.
+/// Google's Motion Photo (Android "Motion Photo format 1.0"): one JPEG or
+/// HEIC whose XMP carries the Camera properties (`GCamera:MotionPhoto`,
+/// version, the still's presentation time in the movie) and a Container
+/// directory (the primary image, then the MP4, located by its length from the
+/// end of the file), with the MP4 after the image: right after a JPEG's end,
+/// in an `mpvd` box after a HEIC's boxes. Written as `<name>.MP.jpg` or
+/// `<name>.MP.heic`, the file name pattern the format asks writers to use.
 public enum MotionPhoto {
     static let cameraNamespace = "http://ns.google.com/photos/1.0/camera/"
     static let containerNamespace = "http://ns.google.com/photos/1.0/container/"
     static let itemNamespace = "http://ns.google.com/photos/1.0/container/item/"
     static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+    /// The MP4 a Motion Photo carries, and the still's time in it.
+    public struct Movie: Sendable {
+        public var bytes: [UInt8]
+        public var presentationMicroseconds: Int64
+    }
 
     /// Makes `<still stem>.MP.jpg` from the JPEG still and the frames, and
     /// removes the plain still it replaces (a file this capture just wrote).
@@ -21,48 +28,62 @@ public enum MotionPhoto {
     ) throws -> URL {
         let jpeg = try readFile(still)
         guard jpeg.starts(with: [0xFF, 0xD8]) else {
-            throw MatteboxError("\(still.path): a Motion Photo is written around a JPEG still; write the still as JPEG (--format jpeg)")
+            throw MatteboxError("\(still.path): a JPEG Motion Photo is written around a JPEG still")
         }
-        guard let first = frames.first else { throw MatteboxError("no frames for the Motion Photo's movie") }
-        let destination = still.deletingPathExtension().appendingPathExtension("MP.jpg")
+        let destination = try self.destination(for: still, fileExtension: "jpg")
+        let movie = try encode(frames: frames, stillTimestamp: stillTimestamp, format: format, settings: settings, beside: still)
+        let xmp = packet(movieLength: movie.bytes.count, presentationMicroseconds: movie.presentationMicroseconds)
+        let photo = try insertingXMP(xmp, into: jpeg, path: still.path)
+        try AtomicFile.write(Data(photo + movie.bytes), to: destination)
+        unlink(still.path)
+        return destination
+    }
+
+    /// `<still stem>.MP.<ext>`, which must not exist yet.
+    public static func destination(for still: URL, fileExtension: String) throws -> URL {
+        let destination = still.deletingPathExtension().appendingPathExtension("MP.\(fileExtension)")
         guard !FileManager.default.fileExists(atPath: destination.path) else {
             throw MatteboxError("\(destination.path) already exists; a Motion Photo never replaces a file")
         }
+        return destination
+    }
+
+    /// The frames as a plain (not fragmented) MP4, encoded through a hidden file beside the still.
+    public static func encode(
+        frames: [MovieFrame], stillTimestamp: UInt64, format: MovieFormat, settings: MovieSettings, beside still: URL
+    ) throws -> Movie {
+        guard let first = frames.first else { throw MatteboxError("no frames for the Motion Photo's movie") }
         let temporary = still.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).mp4").path
+            .appendingPathComponent(".\(still.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).mp4").path
         defer { unlink(temporary) }
         var mp4Settings = settings
         mp4Settings.container = .mp4
         let writer = try MovieWriter(path: temporary, format: format, settings: mp4Settings, fragmented: false)
         for frame in frames { try writer.append(frame) }
         try writer.finish()
-        let movie = try readFile(URL(fileURLWithPath: temporary))
-        let presentationMicroseconds = Int64(stillTimestamp &- first.timestamp) / 1000
-        let xmp = packet(movieLength: movie.count, presentationMicroseconds: presentationMicroseconds)
-        let photo = try insertingXMP(xmp, into: jpeg, path: still.path)
-        try AtomicFile.write(Data(photo + movie), to: destination)
-        unlink(still.path)
-        return destination
+        return Movie(
+            bytes: try readFile(URL(fileURLWithPath: temporary)),
+            presentationMicroseconds: Int64(stillTimestamp &- first.timestamp) / 1000)
     }
 
     /// The XMP packet: Camera properties and the Container directory.
-    static func packet(movieLength: Int, presentationMicroseconds: Int64) -> String {
+    static func packet(movieLength: Int, presentationMicroseconds: Int64, primaryMime: String = "image/jpeg", padding: Int = 0) -> String {
         """
         <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="Mattebox">
          <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-          \(description(movieLength: movieLength, presentationMicroseconds: presentationMicroseconds))
+          \(description(movieLength: movieLength, presentationMicroseconds: presentationMicroseconds, primaryMime: primaryMime, padding: padding))
          </rdf:RDF>
         </x:xmpmeta>
         """
     }
 
-    static func description(movieLength: Int, presentationMicroseconds: Int64) -> String {
+    static func description(movieLength: Int, presentationMicroseconds: Int64, primaryMime: String = "image/jpeg", padding: Int = 0) -> String {
         """
         <rdf:Description rdf:about="" xmlns:GCamera="\(cameraNamespace)" xmlns:Container="\(containerNamespace)" xmlns:Item="\(itemNamespace)" GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1" GCamera:MotionPhotoPresentationTimestampUs="\(presentationMicroseconds)">
            <Container:Directory>
             <rdf:Seq>
              <rdf:li rdf:parseType="Resource">
-              <Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary" Item:Length="0" Item:Padding="0"/>
+              <Container:Item Item:Mime="\(primaryMime)" Item:Semantic="Primary" Item:Length="0" Item:Padding="\(padding)"/>
              </rdf:li>
              <rdf:li rdf:parseType="Resource">
               <Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(movieLength)" Item:Padding="0"/>
@@ -71,6 +92,20 @@ public enum MotionPhoto {
            </Container:Directory>
           </rdf:Description>
         """
+    }
+
+    /// A still's XMP packet with the Motion Photo properties added as a
+    /// further rdf:Description (XMP allows several), so nothing there is
+    /// lost; a new packet when it has none. For a HEIC still, whose movie
+    /// follows the image in an `mpvd` box (`padding` is its 8-byte header).
+    public static func xmp(adding movie: Movie, to existing: Data?, primaryMime: String, padding: Int) -> Data {
+        let packet = packet(
+            movieLength: movie.bytes.count, presentationMicroseconds: movie.presentationMicroseconds, primaryMime: primaryMime,
+            padding: padding)
+        guard let existing, case let text = String(decoding: existing, as: UTF8.self), let close = text.range(of: "</rdf:RDF>") else {
+            return Data(packet.utf8)
+        }
+        return Data(text.replacingCharacters(in: close.lowerBound..<close.lowerBound, with: description(packet) + "\n ").utf8)
     }
 
     /// The JPEG with the Motion Photo XMP: added as its own APP1 segment after

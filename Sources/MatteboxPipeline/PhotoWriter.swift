@@ -47,12 +47,15 @@ public struct PhotoWriter: Sendable {
     public struct Written: Sendable {
         public var output: URL
         public var auxiliary: [URL]
-        /// By name, as stages' notes: "auxiliaryImages", "alpha", "bitDepth", "format".
+        /// Its Live Photo movie, copied beside it.
+        public var movie: URL?
+        /// By name, as stages' notes: "auxiliaryImages", "alpha", "bitDepth", "format", "livePhoto".
         public var notes: [String: String]
     }
 
-    /// The photo's file and its auxiliary PNGs.
-    public func write(_ photo: Photo, stem: String) throws -> Written {
+    /// The photo's file, its auxiliary PNGs and, when `movie` (the movie
+    /// beside the input with its name) is its Live Photo movie, a copy of it.
+    public func write(_ photo: Photo, stem: String, movie: URL? = nil) throws -> Written {
         let request = photo.metadata.output
         let format = format(for: photo)
         var notes = format.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs)
@@ -64,15 +67,28 @@ public struct PhotoWriter: Sendable {
             preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize,
             passthrough: !reencode)
         let destination = directory.appendingPathComponent("\(stem).\(format.fileExtension)")
+        var companion: (source: URL, destination: URL)?
+        if let movie {
+            let (pairs, note) = LivePhotoCompanion.pairs(movie, with: photo)
+            let copy = directory.appendingPathComponent("\(stem).\(movie.pathExtension)")
+            // Written beside its input with the same name, the still pairs with the movie already there.
+            if pairs, FileIdentity(copy) != FileIdentity(movie) { companion = (movie, copy) }
+            notes["livePhoto"] = note
+        }
         // Every file this photo would write is checked before any is written.
         let auxiliary = writeAuxiliaryPNGs ? photo.auxiliary.keys.sorted() : []
         for url in [destination] + auxiliary.map({ auxiliaryURL(stem: stem, role: $0) }) {
             try safety.check(url, source: photo.source) { manifest?.records($0) ?? false }
         }
+        if let companion {
+            try safety.check(companion.destination, source: companion.source) { manifest?.records($0) ?? false }
+        }
         let encoded = try ImageEncoder.encode(
             photo, as: format, quality: request.quality ?? quality ?? format.defaultQuality, heif: heif, notes: &notes)
         try AtomicFile.write(encoded, to: destination)
-        return Written(output: destination, auxiliary: try writeAuxiliaryImages(auxiliary, of: photo, stem: stem), notes: notes)
+        let auxiliaryFiles = try writeAuxiliaryImages(auxiliary, of: photo, stem: stem)
+        if let companion { try AtomicFile.write(try Data(contentsOf: companion.source), to: companion.destination) }
+        return Written(output: destination, auxiliary: auxiliaryFiles, movie: companion?.destination, notes: notes)
     }
 
     private func auxiliaryURL(stem: String, role: ImageRole) -> URL {

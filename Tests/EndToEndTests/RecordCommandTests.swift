@@ -118,9 +118,9 @@ import Testing
         let run = TestEnvironment.run([TestEnvironment.mattebox, "record", "--codec", "vp9", "-o", "/tmp/x"])
         #expect(run.status == 64 && run.errors.contains("--codec takes h264 or hevc"), "\(run.errors)")
         let live = TestEnvironment.run([
-            TestEnvironment.mattebox, "capture", "--live", "--live-format", "motion-photo", "--format", "heic", "-o", "/tmp/x",
+            TestEnvironment.mattebox, "capture", "--live", "--live-format", "motion-photo", "--format", "png", "-o", "/tmp/x",
         ])
-        #expect(live.status == 64 && live.errors.contains("Motion Photo is a JPEG"), "\(live.errors)")
+        #expect(live.status == 64 && live.errors.contains("Motion Photo is a JPEG or HEIC"), "\(live.errors)")
     }
 
     @Test func captureLiveWritesBothPairings() throws {
@@ -210,13 +210,118 @@ import Testing
         try bytes.suffix(length).write(to: embedded)
         #expect(try MovieProbe.read(embedded.path).frames > 60, "the movie came along")
 
-        // A HEIC cannot carry it: a note says so, and its XMP no longer claims a movie.
-        let heic = TestEnvironment.run([TestEnvironment.mattebox, "process", still, "-o", folder.appendingPathComponent("heic").path, "--format", "heic"])
-        #expect(heic.status == 0 && heic.output.contains("Motion Photo's movie"), "\(heic.output)")
-        let heicFile = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("heic").path)
-            .first { $0.hasSuffix(".heic") })
-        let heicPath = folder.appendingPathComponent("heic/\(heicFile)").path
-        #expect(MovieProbe.exiftool("XMP-GCamera:MotionPhoto", heicPath) == "0")
+        // Written as HEIC, the movie follows in an `mpvd` box and the directory names a HEIC primary.
+        let heicPath = try processed(still, as: "heic", in: folder)
+        let movie = Data(bytes.suffix(length))
+        #expect(try MovieProbe.exiftoolBinary("MotionPhotoVideo", heicPath, to: folder.appendingPathComponent("heic.mp4")) == movie)
+        #expect(MovieProbe.exiftool("XMP-GCamera:MotionPhoto", heicPath) == "1")
+        #expect(MovieProbe.exiftool("XMP-Container:DirectoryItemMime", heicPath) == "image/heic\nvideo/mp4")
+        #expect(MovieProbe.exiftool("XMP-Container:DirectoryItemPadding", heicPath) == "8\n0")
         #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", heicPath) == identifier)
+
+        // A PNG cannot carry it: a note says so, and its XMP no longer claims a movie.
+        let png = TestEnvironment.run([TestEnvironment.mattebox, "process", still, "-o", folder.appendingPathComponent("png").path, "--format", "png"])
+        #expect(png.status == 0 && png.output.contains("Motion Photo's movie"), "\(png.output)")
+        let pngPath = try outputs(in: folder.appendingPathComponent("png"), ending: ".png")
+        #expect(MovieProbe.exiftool("XMP-GCamera:MotionPhoto", pngPath) == "0")
+    }
+
+    @Test func captureWritesAHEICMotionPhoto() throws {
+        let (still, files, identifier, folder) = try capture("heic", liveFormat: "motion-photo")
+        #expect(still.hasSuffix(".MP.heic") && files == [still])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: still))
+        let movie = try MovieProbe.exiftoolBinary("MotionPhotoVideo", still, to: folder.appendingPathComponent("embedded.mp4"))
+        #expect(bytes.suffix(movie.count) == movie, "the movie ends the file, where the directory's length from the end finds it")
+        #expect(MovieProbe.exiftool("XMP-Container:DirectoryItemLength", still) == "0\n\(movie.count)")
+        #expect(MovieProbe.exiftool("XMP-Container:DirectoryItemPadding", still) == "8\n0")
+        #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", still) == identifier)
+        let probe = try MovieProbe.read(folder.appendingPathComponent("embedded.mp4").path)
+        #expect(probe.codec == "h264" && probe.frames > 60)
+        let stillTime = try #require(Double(MovieProbe.exiftool("XMP-GCamera:MotionPhotoPresentationTimestampUs", still))) / 1e6
+        #expect(stillTime > 1 && stillTime < probe.duration, "the still's time falls inside the movie")
+        #expect(TestEnvironment.run(["/usr/bin/heif-info", still]).status == 0, "libheif opens it")
+    }
+
+    /// A Samsung-style HEIC Motion Photo (the `mpvd` box holds the MP4 and
+    /// then a `sefd` trailer of offsets in the original file) rewritten as
+    /// HEIC and as JPEG: the movie comes along, the trailer is named in a note.
+    @Test func processKeepsAHEICMotionPhotosMovieAsHEICOrJPEG() throws {
+        let (still, _, _, folder) = try capture("heic", liveFormat: "motion-photo")
+        let original = try Data(contentsOf: URL(fileURLWithPath: still))
+        let movie = try MovieProbe.exiftoolBinary("MotionPhotoVideo", still, to: folder.appendingPathComponent("movie.mp4"))
+        let heif = original.prefix(original.count - movie.count - 8)
+        let trailer = Data([0, 0, 0, 20]) + Data("sefd".utf8) + Data(repeating: 7, count: 12)
+        let size = UInt32(8 + movie.count + trailer.count)
+        let samsung = folder.appendingPathComponent("20261124_101010.heic")
+        try (heif + Data([UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+            + Data("mpvd".utf8) + movie + trailer).write(to: samsung)
+
+        let run = TestEnvironment.run([
+            TestEnvironment.mattebox, "process", samsung.path, "-o", folder.appendingPathComponent("heic").path, "--format", "heic", "--json",
+        ])
+        #expect(run.status == 0 && run.output.contains("'sefd' trailer"), "\(run.output)")
+        let heicPath = try outputs(in: folder.appendingPathComponent("heic"), ending: ".heic")
+        #expect(try MovieProbe.exiftoolBinary("MotionPhotoVideo", heicPath, to: folder.appendingPathComponent("kept.mp4")) == movie)
+        #expect(MovieProbe.exiftool("XMP-Container:DirectoryItemLength", heicPath) == "0\n\(movie.count)")
+
+        let jpegPath = try processed(samsung.path, as: "jpeg", in: folder)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
+        #expect(jpeg.starts(with: [0xFF, 0xD8]) && jpeg.suffix(movie.count) == movie)
+        #expect(MovieProbe.exiftool("XMP-Container:DirectoryItemMime", jpegPath) == "image/jpeg\nvideo/mp4")
+        #expect(MovieProbe.exiftool("XMP-Container:DirectoryItemPadding", jpegPath) == "0\n0")
+        let report = json(TestEnvironment.run([TestEnvironment.mattebox, "inspect", jpegPath, "--json"]))
+        let motion = (report["livePhoto"] as? [String: Any])?["motionPhoto"] as? [String: Any] ?? [:]
+        #expect(motion["offset"] as? Int == jpeg.count - movie.count && motion["length"] as? Int == movie.count)
+    }
+
+    /// Apple's pairing across a batch: the movie beside a still with its name
+    /// and content identifier is copied, unchanged, beside the output.
+    @Test func processCarriesTheLivePhotoMovieBesideTheStill() throws {
+        let (still, files, identifier, folder) = try capture("heic", liveFormat: "apple")
+        let movie = try #require(files.first { $0.hasSuffix(".mov") })
+        let inputs = folder.appendingPathComponent("iphone")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: still, toPath: inputs.appendingPathComponent("IMG_0001.HEIC").path)
+        try FileManager.default.copyItem(atPath: movie, toPath: inputs.appendingPathComponent("IMG_0001.MOV").path)
+        // A movie with another photo's name but not its identifier is not its Live Photo movie.
+        try FileManager.default.copyItem(atPath: still, toPath: inputs.appendingPathComponent("IMG_0002.HEIC").path)
+        // (The same movie, its identifier's bytes replaced by another UUID of the same length.)
+        var other = try Data(contentsOf: URL(fileURLWithPath: movie))
+        let stored = try #require(other.range(of: Data(identifier.utf8)))
+        other.replaceSubrange(stored, with: Data("00000000-0000-0000-0000-000000000000".utf8))
+        try other.write(to: inputs.appendingPathComponent("IMG_0002.MOV"))
+
+        let out = folder.appendingPathComponent("processed")
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "process", inputs.path, "-o", out.path, "--format", "heic", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let copied = out.appendingPathComponent("IMG_0001.MOV")
+        #expect(try Data(contentsOf: copied) == Data(contentsOf: URL(fileURLWithPath: movie)), "copied byte for byte")
+        #expect(MovieProbe.exiftool("Keys:ContentIdentifier", copied.path) == identifier)
+        #expect(MovieProbe.exiftool("MakerNotes:MediaGroupUUID", out.appendingPathComponent("IMG_0001.heic").path) == identifier)
+        let inspected = json(TestEnvironment.run([TestEnvironment.mattebox, "inspect", out.appendingPathComponent("IMG_0001.heic").path, "--json"]))
+        let paired = (inspected["livePhoto"] as? [String: Any])?["pairedMovie"] as? [String: Any] ?? [:]
+        #expect(paired["identifierMatches"] as? Bool == true)
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("IMG_0002.MOV").path))
+        #expect(run.output.contains("IMG_0002.MOV beside it was not copied: its content identifier (00000000"), "\(run.output)")
+
+        // Written beside its input, the still pairs with the movie there: nothing is copied over it.
+        let again = TestEnvironment.run([
+            TestEnvironment.mattebox, "process", inputs.appendingPathComponent("IMG_0001.HEIC").path, "-o", inputs.path, "--format", "jpeg",
+        ])
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(try Data(contentsOf: inputs.appendingPathComponent("IMG_0001.MOV")) == Data(contentsOf: URL(fileURLWithPath: movie)))
+    }
+
+    /// `still` processed into `<folder>/<format>`, and the file written there.
+    private func processed(_ still: String, as format: String, in folder: URL) throws -> String {
+        let out = folder.appendingPathComponent(format)
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "process", still, "-o", out.path, "--format", format])
+        #expect(run.status == 0, "\(run.errors)")
+        return try outputs(in: out, ending: "." + format.replacingOccurrences(of: "jpeg", with: "jpg"))
+    }
+
+    private func outputs(in folder: URL, ending: String) throws -> String {
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(ending) })
+        return folder.appendingPathComponent(name).path
     }
 }

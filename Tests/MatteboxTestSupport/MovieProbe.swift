@@ -47,6 +47,13 @@ public struct MovieProbe {
         public var description: String { message }
     }
 
+    /// The bytes of a binary tag as exiftool extracts them (`-b`), e.g. a HEIC Motion Photo's MotionPhotoVideo.
+    public static func exiftoolBinary(_ tag: String, _ path: String, to destination: URL) throws -> Data {
+        let result = TestEnvironment.run(["/bin/sh", "-c", "exec /usr/bin/exiftool -b -\(tag) \"$1\" > \"$2\"", "sh", path, destination.path])
+        guard result.status == 0 else { throw ProbeError(message: "exiftool cannot extract \(tag) from \(path): \(result.errors)") }
+        return try Data(contentsOf: destination)
+    }
+
     /// exiftool's value of one tag (`-s3`), with `-ee` for timed metadata.
     public static func exiftool(_ tag: String, _ path: String, embedded: Bool = false) -> String {
         let result = TestEnvironment.run(["/usr/bin/exiftool", "-a", "-s3"] + (embedded ? ["-ee"] : []) + ["-" + tag, path])

@@ -13,6 +13,8 @@ struct HEIFImageContainer: ImageContainer {
     let holdsAuxiliaryImages = true
     /// As an auxiliary image with the MPEG alpha type, which libheif shows as transparency.
     let holdsAlpha = true
+    /// The movie follows the HEIF in an `mpvd` box, whose 8-byte header the primary's padding covers.
+    var motionPhotoPrimary: (mime: String, padding: Int)? { ("image/heic", MotionPhotoVideoBox.headerLength) }
     let maximumBitsPerSample = 12
     var defaultQuality: Int { HEIFWriteOptions.defaultQuality }
 
@@ -25,6 +27,8 @@ struct HEIFImageContainer: ImageContainer {
         options.quality = quality
         let (data, notKept) = try HEIFWriter.encodeReporting(photo, options: options)
         if !notKept.isEmpty { notes[HEIFWriter.notKeptNote] = "not kept: " + notKept.joined(separator: "; ") }
-        return data
+        // The `mpvd` box names itself (Samsung's readers need no XMP); a directory in the XMP was brought up to date.
+        guard let movie = photo.metadata.motionPhotoMovie else { return data }
+        return MotionPhotoVideoBox.appending(movie, to: data)
     }
 }

@@ -29,6 +29,9 @@ public protocol ImageContainer: Sendable {
     var holdsAuxiliaryImages: Bool { get }
     /// True when Mattebox writes the photo's alpha (`ImageRole.alpha`) into this format.
     var holdsAlpha: Bool { get }
+    /// The MIME type a Motion Photo's XMP names for a primary image in this
+    /// format, when the format carries a Motion Photo's movie (JPEG, HEIC).
+    var motionPhotoPrimary: (mime: String, padding: Int)? { get }
     /// The most bits per sample Mattebox writes in this format.
     var maximumBitsPerSample: Int { get }
     /// The quality used when none is asked for.
@@ -43,6 +46,7 @@ extension ImageContainer {
     public var canWrite: Bool { false }
     public var holdsAuxiliaryImages: Bool { false }
     public var holdsAlpha: Bool { false }
+    public var motionPhotoPrimary: (mime: String, padding: Int)? { nil }
     public var maximumBitsPerSample: Int { 8 }
 
     /// What of `photo` this format cannot hold, as notes for the photo (by
@@ -67,8 +71,8 @@ extension ImageContainer {
         {
             notes["jpegSegments"] = "\(kinds.joined(separator: ", ")) of the JPEG not kept: \(displayName) output holds EXIF and XMP only"
         }
-        if name != "jpeg", let movie = photo.metadata.motionPhotoMovie {
-            notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: only a JPEG output carries it"
+        if motionPhotoPrimary == nil, let movie = photo.metadata.motionPhotoMovie {
+            notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: only a JPEG or HEIC output carries it"
         }
         let bits = photo.primary.format.bytesPerSample * 8
         if bits > maximumBitsPerSample {

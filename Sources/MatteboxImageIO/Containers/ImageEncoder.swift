@@ -20,10 +20,17 @@ public enum ImageEncoder {
         _ photo: Photo, as format: OutputFormat, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]
     ) throws -> Data {
         var photo = photo
-        if format != .jpeg, photo.metadata.motionPhotoMovie != nil {
-            // The movie stays behind (noted by `limitations`): the XMP must stop claiming it.
-            photo.metadata.xmp = photo.metadata.xmp.map(MotionPhotoTrailer.notAMotionPhoto)
-            photo.metadata.motionPhotoMovie = nil
+        if let movie = photo.metadata.motionPhotoMovie {
+            if let primary = format.container.motionPhotoPrimary {
+                // The directory describes this file: its primary's type and the movie it carries.
+                photo.metadata.xmp = photo.metadata.xmp.map {
+                    MotionPhotoTrailer.describing($0, primaryMime: primary.mime, padding: primary.padding, movieLength: movie.count)
+                }
+            } else {
+                // The movie stays behind (noted by `limitations`): the XMP must stop claiming it.
+                photo.metadata.xmp = photo.metadata.xmp.map(MotionPhotoTrailer.notAMotionPhoto)
+                photo.metadata.motionPhotoMovie = nil
+            }
         }
         return try format.container.encode(photo, quality: quality, heif: heif, notes: &notes)
     }

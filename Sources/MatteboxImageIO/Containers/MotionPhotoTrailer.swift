@@ -1,11 +1,13 @@
 import Foundation
 
 /// The movie of a Google Motion Photo (Android "Motion Photo format 1.0", and
-/// the older MicroVideo): bytes after the JPEG that its XMP locates — the
-/// Container directory's `MotionPhoto` item by its `Item:Length` from the end
-/// of the file, or `GCamera:MicroVideoOffset`. A JPEG written from such a
-/// photo gets the same movie appended again, with the same XMP, so the Motion
-/// Photo is rebuilt rather than left with an XMP pointing at nothing.
+/// the older MicroVideo) and the XMP that locates it: the Container
+/// directory's `MotionPhoto` item by its `Item:Length` from the end of the
+/// file, or `GCamera:MicroVideoOffset`. In a JPEG the movie follows the
+/// image's end; in a HEIC it is an `mpvd` box (`MotionPhotoVideoBox`). A JPEG
+/// or HEIC written from such a photo gets the same movie again, with the
+/// directory brought up to date, so the Motion Photo is rebuilt rather than
+/// left with an XMP pointing at nothing.
 enum MotionPhotoTrailer {
     /// Where the movie lies in `jpeg`, when the XMP says it is a Motion Photo and an MP4/MOV is there.
     static func range(in jpeg: [UInt8], xmp: Data?) -> Range<Int>? {
@@ -33,14 +35,51 @@ enum MotionPhotoTrailer {
         return Array(jpeg.dropLast(movie.count))
     }
 
-    /// `jpeg` with the movie appended, when the XMP it carries still points at it (else a note).
+    /// `jpeg` with the movie appended, when the XMP it carries points at it
+    /// (a JPEG's movie is found only through its XMP); else a note.
     static func appending(_ movie: Data?, to jpeg: Data, xmp: Data?, notes: inout [String: String]) -> Data {
         guard let movie else { return jpeg }
         guard let xmp, movieLength(String(decoding: xmp, as: UTF8.self)) == movie.count else {
-            notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: the XMP that located it changed"
+            notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: a JPEG's movie is found "
+                + "through its XMP, and this photo's XMP does not locate it (write HEIC to keep it)"
             return jpeg
         }
         return jpeg + movie
+    }
+
+    /// The XMP with its Container directory describing the file about to be
+    /// written: the primary item's type and padding (a JPEG's movie follows
+    /// it at once, a HEIC's after the `mpvd` header) and the movie's length.
+    /// XMP without a directory (MicroVideo, or none) is returned as it is.
+    static func describing(_ xmp: Data, primaryMime: String, padding: Int, movieLength: Int) -> Data {
+        var text = String(decoding: xmp, as: UTF8.self)
+        guard attribute("MotionPhoto", in: text) == "1" else { return xmp }
+        for item in matches(of: #"<(?:\w+:)?Item\b[^>]*>"#, in: text) {
+            let values: [String: String]
+            if item.contains("Semantic=\"Primary\"") {
+                values = ["Mime": primaryMime, "Padding": String(padding)]
+            } else if item.contains("Semantic=\"MotionPhoto\"") {
+                values = ["Length": String(movieLength)]
+            } else {
+                continue
+            }
+            text = text.replacingOccurrences(of: item, with: settingAttributes(values, in: item))
+        }
+        return Data(text.utf8)
+    }
+
+    /// The tag with each attribute set (replaced, or added in the prefix its `Semantic` uses).
+    private static func settingAttributes(_ values: [String: String], in tag: String) -> String {
+        var tag = tag
+        let prefix = tag.range(of: #"\w+(?=:Semantic=)"#, options: .regularExpression).map { String(tag[$0]) } ?? "Item"
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            if let range = tag.range(of: #"(?<=[:\s]\#(name)=")[^"]*(?=")"#, options: .regularExpression) {
+                tag.replaceSubrange(range, with: value)
+            } else if let close = tag.range(of: #"\s*/?>$"#, options: .regularExpression) {
+                tag.insert(contentsOf: " \(prefix):\(name)=\"\(value)\"", at: close.lowerBound)
+            }
+        }
+        return tag
     }
 
     /// The XMP with `MotionPhoto` (and `MicroVideo`) set to 0, which the format

@@ -15,6 +15,8 @@ struct VipsContainer: ImageContainer {
     let fileExtension: String
     let canWrite: Bool
     var holdsAlpha: Bool { name == "png" }
+    /// A JPEG Motion Photo's movie follows the JPEG's end directly.
+    var motionPhotoPrimary: (mime: String, padding: Int)? { name == "jpeg" ? ("image/jpeg", 0) : nil }
     var maximumBitsPerSample: Int { name == "png" ? 16 : 8 }
     private let signature: @Sendable ([UInt8]) -> Bool
 

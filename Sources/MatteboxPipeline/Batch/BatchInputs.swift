@@ -11,11 +11,15 @@ public struct BatchInput: Sendable, Equatable {
     /// Its sidecars (`NAME.depth.png` beside it), found once when the inputs
     /// were collected and handed to the worker with the photo.
     public var sidecars: [ImageRole: URL] = [:]
+    /// The movie beside it with its name, which is carried to the output
+    /// when it is the photo's Live Photo movie (`LivePhotoCompanion`).
+    public var movie: URL?
 
-    public init(url: URL, stem: String, sidecars: [ImageRole: URL] = [:]) {
+    public init(url: URL, stem: String, sidecars: [ImageRole: URL] = [:], movie: URL? = nil) {
         self.url = url
         self.stem = stem
         self.sidecars = sidecars
+        self.movie = movie
     }
 }
 
@@ -47,8 +51,9 @@ public enum BatchInputs {
     }
 
     /// The photos among `paths`; with `sidecars`, each gets the sidecars
-    /// beside it (`NAME.depth.png` beside `NAME.jpg`), and files that are
-    /// sidecars are left out as photos. Each folder is listed once.
+    /// beside it (`NAME.depth.png` beside `NAME.jpg`) and the movie with its
+    /// name, and files that are sidecars are left out as photos. Each folder
+    /// is listed once.
     public static func collect(_ paths: [String], outputDirectory: URL, sidecars: Bool = true) -> [BatchInput] {
         let photos = collectFiles(paths, outputDirectory: outputDirectory)
         guard sidecars else { return photos }
@@ -60,6 +65,7 @@ public enum BatchInputs {
             guard !listing.sidecarNames.contains(input.url.lastPathComponent) else { return nil }
             var found = input
             found.sidecars = listing.of(input.url.lastPathComponent)
+            found.movie = listing.movieByPhoto[input.url.lastPathComponent]
             return found
         }
     }

@@ -43,6 +43,7 @@ public struct PhotoOutcome: Sendable, Codable {
     /// SHA-256 of the input file's bytes, as the resume manifest records it.
     public var inputSHA256: String?
     public var output: String?
+    /// Files written beside the output: auxiliary PNGs, the Live Photo movie.
     public var auxiliaryOutputs: [String] = []
     /// Notes stages left (e.g. why no portrait matte was made).
     public var notes: [String: String] = [:]
@@ -84,7 +85,7 @@ public struct BatchProcessor: Sendable {
         self.writer = writer
     }
 
-    public func process(_ input: URL, outputStem: String, sidecars: [ImageRole: URL] = [:]) -> PhotoOutcome {
+    public func process(_ input: URL, outputStem: String, sidecars: [ImageRole: URL] = [:], movie: URL? = nil) -> PhotoOutcome {
         var outcome = PhotoOutcome(input: input.path, status: .failed)
         do {
             var clock = ContinuousClock.now
@@ -108,10 +109,10 @@ public struct BatchProcessor: Sendable {
                 throw MatteboxError(error.message)
             }
             clock = ContinuousClock.now
-            let written = try writer.write(photo, stem: outputStem)
+            let written = try writer.write(photo, stem: outputStem, movie: movie)
             outcome.notes.merge(written.notes) { stage, _ in stage }
             outcome.output = written.output.path
-            outcome.auxiliaryOutputs = written.auxiliary.map(\.path)
+            outcome.auxiliaryOutputs = (written.auxiliary + [written.movie].compactMap { $0 }).map(\.path)
             outcome.encodeSeconds = clock.secondsSince
             outcome.status = .ok
         } catch let exists as OutputExists {

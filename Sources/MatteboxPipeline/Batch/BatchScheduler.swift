@@ -96,7 +96,8 @@ public struct BatchScheduler: Sendable {
         do {
             let job = WorkerJob(
                 input: input.url.path, stem: input.stem,
-                sidecars: Dictionary(uniqueKeysWithValues: input.sidecars.map { ($0.key.rawValue, $0.value.path) }))
+                sidecars: Dictionary(uniqueKeysWithValues: input.sidecars.map { ($0.key.rawValue, $0.value.path) }),
+                movie: input.movie?.path)
             try worker.send(try JSONEncoder().encode(job))
             let line = try worker.receiveLine(timeout: photoTimeout)
             if let outcome = try JSONDecoder().decode(WorkerReply.self, from: line).outcome { return outcome }

@@ -32,7 +32,8 @@ public enum BatchWorker {
                 return 2
             }
             let sidecars = Dictionary(uniqueKeysWithValues: job.sidecars.map { (ImageRole($0.key), URL(fileURLWithPath: $0.value)) })
-            let outcome = processor.process(URL(fileURLWithPath: job.input), outputStem: job.stem, sidecars: sidecars)
+            let outcome = processor.process(
+                URL(fileURLWithPath: job.input), outputStem: job.stem, sidecars: sidecars, movie: job.movie.map(URL.init(fileURLWithPath:)))
             reply(WorkerReply(outcome: outcome), on: channel)
         }
         return 0

@@ -32,6 +32,8 @@ public struct WorkerJob: Codable, Sendable {
     public var stem: String
     /// The photo's sidecars, by role (paths).
     public var sidecars: [String: String] = [:]
+    /// The movie beside it with its name (a path), perhaps its Live Photo movie.
+    public var movie: String?
 }
 
 /// A worker's answer line: first `ready` or `setupError`, then one `outcome` per job.

@@ -31,8 +31,8 @@ struct CaptureCommand: ParsableCommand {
             (the default) a MOV beside the HEIC/JPEG, both carrying the same content identifier \
             (Apple's maker note in the still, com.apple.quicktime.content.identifier in the movie) \
             and the still's moment marked in the movie (com.apple.quicktime.still-image-time); \
-            with motion-photo one <name>.MP.jpg (Google's Motion Photo: the MP4 appended to the \
-            JPEG, found through its XMP); both writes the two.
+            with motion-photo one <name>.MP.jpg, or <name>.MP.heic with --format heic (Google's \
+            Motion Photo: the MP4 after the image, found through its XMP); both writes the two.
             """)
 
     @OptionGroup var verbosity: Verbosity
@@ -49,7 +49,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String
     @Flag(help: "Mirror front camera photos as the preview shows them.") var mirrorFront = false
     @Flag(help: "Take Live Photos: a still plus a movie of about 1.5 s either side of the press.") var live = false
-    @Option(help: "How Live Photos are stored: apple (HEIC/JPEG + MOV), motion-photo (one .MP.jpg) or both.")
+    @Option(help: "How Live Photos are stored: apple (HEIC/JPEG + MOV), motion-photo (one .MP.jpg or .MP.heic) or both.")
     var liveFormat: String = "apple"
     @Option(help: "Live Photo movie codec: h264 or hevc.") var liveCodec: String = "h264"
     @Flag(help: "Take photos at full speed with every stage whatever the thermal state.") var ignorePressure = false
@@ -109,8 +109,8 @@ struct CaptureCommand: ParsableCommand {
             throw ValidationError("--live-format takes apple, motion-photo or both, not \(liveFormat)")
         }
         guard MovieSettings.Codec(rawValue: liveCodec) != nil else { throw ValidationError("--live-codec takes h264 or hevc, not \(liveCodec)") }
-        if live, livePhotoFormat != .apple, let format, OutputFormat(rawValue: format) != .jpeg {
-            throw ValidationError("a Motion Photo is a JPEG: --live-format \(liveFormat) needs --format jpeg (or no --format)")
+        if live, livePhotoFormat != .apple, let format, let chosen = OutputFormat(rawValue: format), ![.jpeg, .heic].contains(chosen) {
+            throw ValidationError("a Motion Photo is a JPEG or HEIC: --live-format \(liveFormat) needs --format jpeg or heic (or no --format)")
         }
     }
 
@@ -165,7 +165,7 @@ struct CaptureCommand: ParsableCommand {
     }
 
     private static func photo(_ result: CaptureResult, contentIdentifier: String?) -> Photo {
-        let motionPhoto = result.livePhotoMovie.first { $0.lastPathComponent.hasSuffix(".MP.jpg") }
+        let motionPhoto = result.livePhotoMovie.first { $0.deletingPathExtension().pathExtension == "MP" }
         return Photo(
             output: (motionPhoto ?? result.output).path, frameSequence: result.frameSequence, width: result.size.width,
             height: result.size.height, quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,

@@ -50,7 +50,9 @@ struct InspectCommand: ParsableCommand {
         }
         let summary = try HEIFInspector.inspect(at: url)
         let libheif = HEIFInspector.libheifVerdict(at: url)
-        let live = LivePhotoInspection.inspect(still: url, contentIdentifier: summary.exif?.contentIdentifier)
+        let motionPhoto = try HEIFInspector.motionPhoto(at: url)
+        let live = LivePhotoInspection.inspect(
+            still: url, contentIdentifier: summary.exif?.contentIdentifier, motionPhotoMovie: motionPhoto?.movie, xmp: motionPhoto?.xmp)
         if json {
             try JSONOutput.print(HEIFInspectReport(summary: summary, libheif: libheif, livePhoto: live.isEmpty ? nil : live))
         } else {
@@ -83,7 +85,9 @@ extension InspectCommand {
         guard ImageContainers.container(of: url)?.name == "jpeg" else { return false }
         guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is a JPEG") }
         let photo = try ImageContainers.reader(for: url).readPhoto(at: url)
-        let live = LivePhotoInspection.inspect(still: url, contentIdentifier: photo.metadata.exif?.appleContentIdentifier, photo: photo)
+        let live = LivePhotoInspection.inspect(
+            still: url, contentIdentifier: photo.metadata.exif?.appleContentIdentifier, motionPhotoMovie: photo.metadata.motionPhotoMovie,
+            xmp: photo.metadata.xmp)
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
         if json {
             try JSONOutput.print(JPEGInspectReport(file: url.path, bytes: size, width: photo.primary.width, height: photo.primary.height, livePhoto: live.isEmpty ? nil : live))

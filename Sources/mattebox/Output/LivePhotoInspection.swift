@@ -28,9 +28,9 @@ struct LivePhotoInspection: Encodable {
 
     var isEmpty: Bool { contentIdentifier == nil && motionPhoto == nil }
 
-    /// The pairing of the still at `url`, given what its EXIF says; for a JPEG,
-    /// `photo` (read through ImageIO) gives the Motion Photo's movie.
-    static func inspect(still url: URL, contentIdentifier: String?, photo: Photo? = nil) -> LivePhotoInspection {
+    /// The pairing of the still at `url`, given what its EXIF says, and the
+    /// Motion Photo's movie the file carries with the XMP that locates it.
+    static func inspect(still url: URL, contentIdentifier: String?, motionPhotoMovie: Data? = nil, xmp: Data? = nil) -> LivePhotoInspection {
         var report = LivePhotoInspection(contentIdentifier: contentIdentifier)
         if let contentIdentifier, let movie = sibling(of: url) {
             if let bytes = try? Data(contentsOf: movie), let summary = try? MovieInspector.inspect(Array(bytes), name: movie.path) {
@@ -38,12 +38,14 @@ struct LivePhotoInspection: Encodable {
                     path: movie.path, identifierMatches: summary.contentIdentifier == contentIdentifier, movie: summary)
             }
         }
-        if let photo, let movie = photo.metadata.motionPhotoMovie, let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+        // The movie ends a file Mattebox or a camera wrote; a tool that rewrote the file may have moved it.
+        if let movie = motionPhotoMovie, let file = try? Data(contentsOf: url),
+            let found = file.range(of: movie, options: .backwards),
             let summary = try? MovieInspector.inspect(Array(movie), name: "\(url.path) (Motion Photo movie)")
         {
-            let xmp = photo.metadata.xmp.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let text = xmp.map { String(decoding: $0, as: UTF8.self) } ?? ""
             report.motionPhoto = EmbeddedMovie(
-                offset: size - movie.count, length: movie.count, presentationTimestampUs: presentationTimestamp(in: xmp), movie: summary)
+                offset: found.lowerBound, length: movie.count, presentationTimestampUs: presentationTimestamp(in: text), movie: summary)
         }
         return report
     }
