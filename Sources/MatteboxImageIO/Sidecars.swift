@@ -18,7 +18,8 @@ public struct Sidecars: Sendable {
     /// The names of the files that are sidecars (not photos).
     public private(set) var sidecarNames: Set<String> = []
     /// The movie beside each photo with its name (IMG_0001.MOV beside
-    /// IMG_0001.HEIC, as iPhones store a Live Photo), by the photo's name.
+    /// IMG_0001.HEIC, as iPhones store a Live Photo; IMG_0001.MOV beside a
+    /// Motion Photo IMG_0001.MP.jpg too), by the photo's name.
     public private(set) var movieByPhoto: [String: URL] = [:]
     public static let movieExtensions: Set<String> = ["mov", "mp4"]
 
@@ -35,7 +36,8 @@ public struct Sidecars: Sendable {
             if photos[stem] == nil { photos[stem] = name }
         }
         for name in names.sorted() where Self.movieExtensions.contains((name as NSString).pathExtension.lowercased()) {
-            if let photo = photos[(name as NSString).deletingPathExtension], movieByPhoto[photo] == nil {
+            let stem = (name as NSString).deletingPathExtension
+            for photo in [photos[stem], photos[stem + ".MP"]].compactMap({ $0 }) where movieByPhoto[photo] == nil {
                 movieByPhoto[photo] = folder.appendingPathComponent(name)
             }
         }

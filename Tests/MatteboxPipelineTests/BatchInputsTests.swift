@@ -30,6 +30,19 @@ import Testing
         #expect(inputs[3].url.path.hasSuffix("loose/IMG_1.jpg"))
     }
 
+    @Test func aPhotoGetsTheMovieWithItsNameEvenWithoutSidecars() throws {
+        let folder = root.appendingPathComponent("live")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["IMG_5.HEIC", "IMG_5.MOV", "PXL_6.MP.jpg", "PXL_6.mov", "IMG_7.jpg", "clip.mp4"] {
+            try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        for sidecars in [true, false] {
+            let inputs = BatchInputs.collect([folder.path], outputDirectory: root.appendingPathComponent("out"), sidecars: sidecars)
+            #expect(inputs.map(\.stem) == ["IMG_5", "IMG_7", "PXL_6.MP"], "movies are not photos")
+            #expect(inputs.map { $0.movie?.lastPathComponent } == ["IMG_5.MOV", nil, "PXL_6.mov"])
+        }
+    }
+
     @Test func shardsSplitABatchIntoDisjointStableParts() throws {
         let inputs = (0..<200).map { BatchInput(url: URL(fileURLWithPath: "/p/\($0).jpg"), stem: "folder/\($0)") }
         let shards = (0..<4).map { BatchShard(index: $0, count: 4) }

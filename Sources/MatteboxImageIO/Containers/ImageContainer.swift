@@ -29,8 +29,9 @@ public protocol ImageContainer: Sendable {
     var holdsAuxiliaryImages: Bool { get }
     /// True when Mattebox writes the photo's alpha (`ImageRole.alpha`) into this format.
     var holdsAlpha: Bool { get }
-    /// The MIME type a Motion Photo's XMP names for a primary image in this
-    /// format, when the format carries a Motion Photo's movie (JPEG, HEIC).
+    /// For formats that carry a Motion Photo's movie (JPEG, HEIC): the MIME
+    /// type its XMP names for the primary image, and the padding between the
+    /// image's end and the movie (the HEIC's `mpvd` box header).
     var motionPhotoPrimary: (mime: String, padding: Int)? { get }
     /// The most bits per sample Mattebox writes in this format.
     var maximumBitsPerSample: Int { get }

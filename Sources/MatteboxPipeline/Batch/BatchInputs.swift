@@ -56,16 +56,16 @@ public enum BatchInputs {
     /// is listed once.
     public static func collect(_ paths: [String], outputDirectory: URL, sidecars: Bool = true) -> [BatchInput] {
         let photos = collectFiles(paths, outputDirectory: outputDirectory)
-        guard sidecars else { return photos }
         var folders: [URL: Sidecars] = [:]
         return photos.compactMap { input in
             let folder = input.url.deletingLastPathComponent()
             let listing = folders[folder] ?? Sidecars(folder: folder)
             folders[folder] = listing
-            guard !listing.sidecarNames.contains(input.url.lastPathComponent) else { return nil }
             var found = input
-            found.sidecars = listing.of(input.url.lastPathComponent)
             found.movie = listing.movieByPhoto[input.url.lastPathComponent]
+            guard sidecars else { return found }
+            guard !listing.sidecarNames.contains(input.url.lastPathComponent) else { return nil }
+            found.sidecars = listing.of(input.url.lastPathComponent)
             return found
         }
     }
