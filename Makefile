@@ -97,6 +97,9 @@ demo: build
 	$(BIN_DIR)/mattebox record --cameras Samples/cameras.yaml --duration 3 -o demo-out/movies
 	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --live --live-format both --format jpeg -o demo-out/live
 	$(BIN_DIR)/mattebox inspect $$(ls demo-out/live/*.MP.jpg | head -1)
+	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --live --live-format motion-photo --format heic -o demo-out/live-heic
+	$(BIN_DIR)/mattebox inspect $$(ls demo-out/live-heic/*.MP.heic | head -1)
+	$(BIN_DIR)/mattebox process demo-out/live -o demo-out/live-processed --format heic
 	@echo "Results are in demo-out/"
 
 ## bench: release build (bench-record.md: movies and Live Photos); HEIF export/inspect/rewrite timings, then batch throughput against
