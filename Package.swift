@@ -114,7 +114,7 @@ let package = Package(
             name: "MatteboxServer",
             dependencies: [
                 "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxImageIO",
-                "MatteboxHEIF", "MatteboxCore", "MatteboxRuntime", "MatteboxPressure",
+                "MatteboxHEIF", "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxMovie",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

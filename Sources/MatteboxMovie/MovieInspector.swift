@@ -14,7 +14,7 @@ public struct MovieSummary: Codable, Sendable, Equatable {
     public var contentIdentifier: String?
     /// Seconds from the start to the still, when the movie marks it.
     public var stillImageTime: Double?
-    /// A fragmented movie (`mvex`): its frames are in fragments, not counted here.
+    /// A fragmented movie (`mvex`, as recordings are written): its frames and length come from its fragments.
     public var fragmented: Bool
 }
 
@@ -52,6 +52,14 @@ public enum MovieInspector {
             case "vide":
                 summary.videoCoding = track.sampleEntry
                 summary.videoFrames = track.sampleSizes.count
+                if summary.fragmented {
+                    // The frames are in the fragments; so is the length the empty `moov` does not give.
+                    let fragments = try MovieFragments(track: track.trackID, top: top, moov: boxes, bytes: bytes)
+                    summary.videoFrames = track.sampleSizes.count + fragments.samples
+                    if track.timescale > 0 {
+                        summary.duration = max(summary.duration, Double(fragments.end) / Double(track.timescale))
+                    }
+                }
             case "meta" where track.keys.contains(StillImageTimeTrack.key):
                 // The first sample holding data marks the still; its time is where it starts.
                 if let index = track.sampleSizes.firstIndex(where: { $0 > 0 }), track.timescale > 0 {
@@ -111,6 +119,7 @@ public enum MovieInspector {
     /// One `trak`: its handler, first sample entry, timescale, sample table and (for `mebx`) its keys.
     private struct Track {
         var handler = ""
+        var trackID: UInt32 = 0
         var sampleEntry: String?
         var timescale: UInt32 = 0
         var sampleSizes: [UInt32] = []
@@ -118,7 +127,13 @@ public enum MovieInspector {
         var keys: [String] = []
 
         init(_ trak: Box, _ bytes: [UInt8]) throws {
-            guard let mdia = try Box.children(of: bytes, in: trak.payload, parent: "trak").first("mdia") else { return }
+            let parts = try Box.children(of: bytes, in: trak.payload, parent: "trak")
+            if let tkhd = parts.first("tkhd") {
+                var (reader, version, _) = try tkhd.fullBoxReader(bytes)
+                try reader.skip(version == 1 ? 16 : 8, "tkhd times")
+                trackID = try reader.u32("tkhd track ID")
+            }
+            guard let mdia = parts.first("mdia") else { return }
             let media = try Box.children(of: bytes, in: mdia.payload, parent: "mdia")
             if let mdhd = media.first("mdhd") { timescale = try MovieInspector.timing(mdhd, bytes).0 }
             if let hdlr = media.first("hdlr") {

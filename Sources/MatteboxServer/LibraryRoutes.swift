@@ -25,15 +25,28 @@ extension CameraApp {
                     body: .init(byteBuffer: ByteBuffer(data: image)))
             }
         }
-        router.get("/api/library/{id}/file") { _, context in
-            try Self.answer {
-                let id = try context.parameters.require("id")
-                let data = try Data(contentsOf: try library.file(id))
-                let type = id.lowercased().hasSuffix(".png") ? "image/png" : id.lowercased().hasSuffix(".heic") ? "image/heic" : "image/jpeg"
-                let safeName = id.filter { $0.isASCII && $0 != "\"" && $0 != "\\" }
+        router.get("/api/library/{id}/file") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            let url: URL
+            do { url = try library.file(id) } catch { return try Self.answer { throw error } }
+            let type = [("png", "image/png"), ("heic", "image/heic"), ("mov", "video/quicktime"), ("mp4", "video/mp4")]
+                .first { id.lowercased().hasSuffix(".\($0.0)") }?.1 ?? "image/jpeg"
+            let safeName = id.filter { $0.isASCII && $0 != "\"" && $0 != "\\" }
+            return Response(
+                status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(safeName)\""],
+                body: try await FileIO().loadFile(path: url.path, context: context))
+        }
+        router.get("/api/library/{id}/movie") { _, context -> Response in
+            let movie: PhotoLibrary.Movie
+            do { movie = try library.movie(context.parameters.require("id")) } catch { return try Self.answer { throw error } }
+            switch movie {
+            case .file(let url, let type):
+                // Streamed from disk in chunks: a long recording is never held in memory.
+                let body = try await FileIO().loadFile(path: url.path, context: context)
+                return Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=60"], body: body)
+            case .embedded(let data):
                 return Response(
-                    status: .ok,
-                    headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(safeName)\""],
+                    status: .ok, headers: [.contentType: "video/mp4", .cacheControl: "private, max-age=60"],
                     body: .init(byteBuffer: ByteBuffer(data: data)))
             }
         }
@@ -57,7 +70,7 @@ extension CameraApp {
     static func answer(_ body: () throws -> Response) throws -> Response {
         do { return try body() } catch let error as LibraryError {
             switch error {
-            case .notFound, .noAuxiliary: return try JSONReply.error(.notFound, error.description)
+            case .notFound, .noAuxiliary, .noMovie: return try JSONReply.error(.notFound, error.description)
             case .conflict: return try JSONReply.error(.conflict, error.description)
             case .unreadable: return try JSONReply.error(.unprocessableContent, error.description)
             }

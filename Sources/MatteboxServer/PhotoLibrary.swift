@@ -2,6 +2,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxMovie
 import MatteboxRuntime
 import Synchronization
 
@@ -13,6 +14,10 @@ import Synchronization
 /// Deleting moves a photo to `.trash/`, from where it can be restored. Only
 /// plain files directly in the folder are ever reached: names with a slash, a
 /// leading dot, or that are symbolic links are refused.
+///
+/// Movies are listed too (recordings), except a Live Photo's movie, which
+/// belongs to the still with its name (`IMG.mov` beside `IMG.heic` or
+/// `IMG.MP.jpg`): it is shown, trashed and restored with it.
 final class PhotoLibrary: Sendable {
     /// One photo as the page lists it.
     struct Item: Codable, Sendable, Equatable {
@@ -24,6 +29,16 @@ final class PhotoLibrary: Sendable {
         /// Auxiliary images the viewer can lay over the photo (depth, mattes).
         var auxiliary: [String]
         var problem: String?
+        /// "photo" or "movie".
+        var kind = Kind.photo
+        /// A movie's length in seconds.
+        var duration: Double?
+        /// A Motion Photo: the movie is inside the file.
+        var motionPhoto: Bool?
+        /// The Live Photo movie beside the still (its file name), found at each listing.
+        var livePhotoMovie: String?
+
+        enum Kind: String, Codable, Sendable { case photo, movie }
     }
 
     private struct Index: Codable {
@@ -35,6 +50,7 @@ final class PhotoLibrary: Sendable {
     private let trashFolder: URL
     private let index = Mutex(Index())
     static let photoExtensions: Set<String> = ["heic", "heif", "jpg", "jpeg", "png", "tif", "tiff", "webp", "avif"]
+    static let movieExtensions = Sidecars.movieExtensions
 
     init(folder: URL) throws {
         self.folder = folder.standardizedFileURL
@@ -62,16 +78,20 @@ final class PhotoLibrary: Sendable {
 
     private func list(in directory: URL, indexed: Bool) -> [Item] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let inFolder = Set(names)
+        let paired = Set(names.compactMap { Self.isPhotoName($0) ? Self.livePhotoMovie(of: $0, among: inFolder) : nil })
         var known = index.withLock { $0.items }
         var changed = false
         var items: [Item] = []
-        for name in names where Self.isPhotoName(name) {
+        for name in names where Self.isLibraryName(name) && !paired.contains(name) {
             guard let info = Self.plainFile(directory.appendingPathComponent(name)) else { continue }
-            if let cached = known[name], cached.bytes == info.bytes, cached.modified == info.modified {
+            if var cached = known[name], cached.bytes == info.bytes, cached.modified == info.modified {
+                cached.livePhotoMovie = Self.livePhotoMovie(of: name, among: inFolder)
                 items.append(cached)
                 continue
             }
-            let item = Self.describe(directory.appendingPathComponent(name), id: name, bytes: info.bytes, modified: info.modified)
+            var item = Self.describe(directory.appendingPathComponent(name), id: name, bytes: info.bytes, modified: info.modified)
+            item.livePhotoMovie = Self.livePhotoMovie(of: name, among: inFolder)
             items.append(item)
             if indexed {
                 known[name] = item
@@ -101,18 +121,28 @@ final class PhotoLibrary: Sendable {
     private static func describe(_ url: URL, id: String, bytes: Int64, modified: Date) -> Item {
         var item = Item(id: id, bytes: bytes, modified: modified, auxiliary: [])
         do {
+            if isMovieName(id) {
+                item.kind = .movie
+                // Its length from its boxes; a long recording is not read whole just to list it.
+                if bytes <= 256 << 20 {
+                    item.duration = try MovieInspector.inspect(Array(try Data(contentsOf: url)), name: url.path).duration
+                }
+                return item
+            }
             // A HEIF says what it holds in its boxes: no need to decode its pixels to list it.
             if HEIFReader.recognizes(header(of: url)) {
                 let summary = try HEIFInspector.inspect(at: url)
                 item.width = summary.primary.width
                 item.height = summary.primary.height
                 item.auxiliary = summary.auxiliary.map(\.role).filter { $0 != ImageRole.alpha.rawValue }.sorted()
+                item.motionPhoto = try HEIFInspector.motionPhoto(at: url) != nil ? true : nil
                 return item
             }
             let photo = try ImageDecoder.decodePhoto(at: url).displayedUpright()
             item.width = photo.primary.width
             item.height = photo.primary.height
             item.auxiliary = photo.auxiliary.keys.filter { $0 != .thumbnail && $0 != .alpha }.map(\.rawValue).sorted()
+            item.motionPhoto = photo.metadata.motionPhotoMovie != nil ? true : nil
         } catch {
             item.problem = "\(error)"
         }
@@ -125,6 +155,19 @@ final class PhotoLibrary: Sendable {
         !name.hasPrefix(".") && photoExtensions.contains((name as NSString).pathExtension.lowercased())
     }
 
+    static func isMovieName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && movieExtensions.contains((name as NSString).pathExtension.lowercased())
+    }
+
+    static func isLibraryName(_ name: String) -> Bool { isPhotoName(name) || isMovieName(name) }
+
+    /// The movie among `names` with the still's name (without a Motion Photo's ".MP"), as iPhones pair them.
+    static func livePhotoMovie(of still: String, among names: Set<String>) -> String? {
+        var stem = (still as NSString).deletingPathExtension
+        if (stem as NSString).pathExtension.uppercased() == "MP" { stem = (stem as NSString).deletingPathExtension }
+        return ["mov", "MOV", "mp4", "MP4"].map { "\(stem).\($0)" }.first(where: names.contains)
+    }
+
     /// A regular file's size and modification time; nil for anything else (links, folders, FIFOs).
     private static func plainFile(_ url: URL) -> (bytes: Int64, modified: Date)? {
         var status = stat()
@@ -135,7 +178,7 @@ final class PhotoLibrary: Sendable {
 
     /// The file behind a library id, or an error a client may see (the id is never trusted).
     func file(_ id: String, inTrash: Bool = false) throws -> URL {
-        guard Self.isPhotoName(id), !id.contains("/"), !id.contains("\0"), id != "..", id.count <= 255 else {
+        guard Self.isLibraryName(id), !id.contains("/"), !id.contains("\0"), id != "..", id.count <= 255 else {
             throw LibraryError.notFound(id)
         }
         let url = (inTrash ? trashFolder : folder).appendingPathComponent(id)
@@ -150,12 +193,14 @@ final class PhotoLibrary: Sendable {
     }
 
     func photo(_ id: String) throws -> Photo {
+        guard Self.isPhotoName(id) else { throw LibraryError.notFound(id) }
         let url = try file(id)
         do { return try ImageDecoder.decodePhoto(at: url) } catch { throw LibraryError.unreadable(id, "\(error)") }
     }
 
     /// A JPEG thumbnail, made once per version of the file and kept in `.mattebox/thumbnails`.
     func thumbnail(_ id: String) throws -> Data {
+        guard Self.isPhotoName(id) else { throw LibraryError.notFound(id) }
         let url = try file(id)
         guard let info = Self.plainFile(url) else { throw LibraryError.notFound(id) }
         let key = "\(id)-\(info.bytes)-\(Int64(info.modified.timeIntervalSince1970 * 1000)).jpg"
@@ -180,24 +225,50 @@ final class PhotoLibrary: Sendable {
         return try ImageEncoder.encode(try ContactSheet.overlay(photo, role: ImageRole(rawValue: role)), as: .png)
     }
 
+    /// Where a library entry's movie is, as the viewer plays it.
+    enum Movie {
+        /// A movie file: the entry itself, or a still's Live Photo movie beside it.
+        case file(URL, type: String)
+        /// A Motion Photo's movie, inside the still.
+        case embedded(Data)
+    }
+
+    func movie(_ id: String) throws -> Movie {
+        let url = try file(id)
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        let movie = Self.isMovieName(id) ? url : Self.livePhotoMovie(of: id, among: names).map { folder.appendingPathComponent($0) }
+        if let movie, Self.plainFile(movie) != nil {
+            return .file(movie, type: movie.pathExtension.lowercased() == "mov" ? "video/quicktime" : "video/mp4")
+        }
+        guard let embedded = try photo(id).metadata.motionPhotoMovie else { throw LibraryError.noMovie(id) }
+        return .embedded(embedded)
+    }
+
     // MARK: Trash
 
-    /// Moves a photo to the trash (never deletes it).
+    /// Moves a photo (with its Live Photo movie) or a movie to the trash (never deletes it).
     func trash(_ id: String) throws {
-        let source = try file(id)
-        let target = trashFolder.appendingPathComponent(id)
-        guard Self.plainFile(target) == nil else { throw LibraryError.conflict("\(id) is already in the trash; restore or empty it first") }
-        try move(source, to: target)
+        try moveWithMovie(id, from: folder, to: trashFolder, clash: "\(id) is already in the trash; restore or empty it first")
         _ = items()
     }
 
-    /// Moves a photo back from the trash, refusing to replace a photo of the same name.
+    /// Moves a photo (with its Live Photo movie) back from the trash, refusing to replace a file of the same name.
     func restore(_ id: String) throws {
-        let source = try file(id, inTrash: true)
-        let target = folder.appendingPathComponent(id)
-        var status = stat()
-        guard lstat(target.path, &status) != 0 else { throw LibraryError.conflict("a photo named \(id) is in the library already") }
-        try move(source, to: target)
+        try moveWithMovie(id, from: trashFolder, to: folder, clash: "a photo named \(id) is in the library already")
+    }
+
+    /// Every name is checked before anything moves, so a clash leaves the pair together.
+    private func moveWithMovie(_ id: String, from source: URL, to target: URL, clash: String) throws {
+        _ = try file(id, inTrash: source == trashFolder)
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? [])
+        let moving = [id] + (Self.isPhotoName(id) ? Self.livePhotoMovie(of: id, among: names).map { [$0] } ?? [] : [])
+        for name in moving {
+            var status = stat()
+            guard lstat(target.appendingPathComponent(name).path, &status) != 0 else {
+                throw LibraryError.conflict(name == id ? clash : "\(name), the movie of \(id), is there already")
+            }
+        }
+        for name in moving { try move(source.appendingPathComponent(name), to: target.appendingPathComponent(name)) }
     }
 
     private func move(_ source: URL, to target: URL) throws {
@@ -213,6 +284,7 @@ enum LibraryError: Error, CustomStringConvertible {
     case notFound(String)
     case unreadable(String, String)
     case noAuxiliary(String, String)
+    case noMovie(String)
     case conflict(String)
 
     var description: String {
@@ -220,6 +292,7 @@ enum LibraryError: Error, CustomStringConvertible {
         case .notFound(let id): return "no photo \(id) in the library"
         case .unreadable(let id, let why): return "\(id) cannot be read: \(why)"
         case .noAuxiliary(let id, let role): return "\(id) has no \(role) image"
+        case .noMovie(let id): return "\(id) has no movie (not a Live Photo)"
         case .conflict(let why): return why
         }
     }

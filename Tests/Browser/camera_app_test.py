@@ -151,6 +151,24 @@ def run(mattebox, artifacts, chromium):
             check((library / live_photo).with_suffix(".mov").is_file(), f"no movie beside {live_photo}")
             page.get_by_test_id("live").uncheck()
             shot(page, "live-photo")
+            # In the library the still is badged live (its movie is not listed apart) and its movie plays.
+            live_item = page.locator(f'#library .item[data-photo="{live_photo}"]')
+            expect(live_item.get_by_test_id("movie-badge")).to_have_text("live", timeout=20000)
+            live_movie = Path(live_photo).with_suffix(".mov").name
+            check(page.locator(f'#library .item[data-photo="{live_movie}"]').count() == 0, "the Live Photo's movie is listed apart from its still")
+            live_item.click()
+            page.locator('#viewer-layers button[data-layer="movie"]').click()
+            wait_for(lambda: page.evaluate("() => { const v = document.getElementById('viewer-video');"
+                                           " return !v.hidden && v.readyState >= 2 && v.videoWidth > 0 && v.duration > 2; }"),
+                     20, "the Live Photo's movie did not play in the viewer")
+            shot(page, "live-photo-playing")
+            # Trash takes the movie with the still; restore brings both back.
+            page.get_by_test_id("delete").click()
+            expect(page.locator(f'#trash .item[data-photo="{live_photo}"]')).to_be_visible(timeout=10000)
+            check((library / ".trash" / live_movie).is_file() and not (library / live_movie).exists(), "the movie did not go to the trash with its still")
+            page.locator(f'#trash .item[data-photo="{live_photo}"]').get_by_test_id("restore").click()
+            expect(live_item).to_be_visible(timeout=10000)
+            check((library / live_movie).is_file() and (library / live_photo).is_file(), "restore did not bring the still and its movie back")
 
             # Record: the button turns into Stop while the movie records, and back when it is finished.
             record = page.get_by_test_id("record")
@@ -163,6 +181,17 @@ def run(mattebox, artifacts, chromium):
             expect(page.get_by_test_id("result")).to_contain_text("Movie", timeout=10000)
             movies = [p for p in library.iterdir() if p.suffix == ".mp4" and ".recording" not in p.name]
             check(len(movies) == 1, f"one finished movie expected in the library: {movies}")
+            # The movie is in the library, its first frame as its thumbnail, and plays in the viewer.
+            movie_item = page.locator(f'#library .item[data-photo="{movies[0].name}"]')
+            expect(movie_item.get_by_test_id("movie-badge")).to_contain_text("movie", timeout=20000)
+            wait_for(lambda: movie_item.locator("video").evaluate("(v) => v.readyState >= 1 && v.videoWidth > 0"), 20,
+                     "the movie's thumbnail did not load")
+            movie_item.click()
+            wait_for(lambda: page.evaluate("() => { const v = document.getElementById('viewer-video');"
+                                           " return !v.hidden && v.readyState >= 2 && v.videoWidth > 0; }"),
+                     20, "the recorded movie did not play in the viewer")
+            shot(page, "movie-playing")
+            page.locator("#close-viewer").click()
 
             # The front camera: a different picture, mirrored as iOS previews it.
             back = preview_signature(page)

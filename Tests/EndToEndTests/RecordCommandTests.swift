@@ -53,6 +53,10 @@ import Testing
             #expect(abs(probe.duration - 1.5) <= 1.0 / 30 + 0.002, "\(probe.duration)")
             #expect(probe.frames == movie["frames"] as? Int && probe.frames >= 25)
             if codec == "hevc" { #expect(probe.streamTags.first == "hvc1", "Apple's players want hvc1") }
+            // inspect reads the fragments as ffprobe does: the same frames and length.
+            let inspected = json(TestEnvironment.run([TestEnvironment.mattebox, "inspect", path, "--json"]).output)["movie"] as? [String: Any] ?? [:]
+            #expect(inspected["videoFrames"] as? Int == probe.frames && inspected["fragmented"] as? Bool == true, "\(inspected)")
+            #expect(abs((inspected["duration"] as? Double ?? 0) - probe.duration) <= 1.0 / 30, "\(inspected)")
         }
     }
 

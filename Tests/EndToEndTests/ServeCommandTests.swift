@@ -57,6 +57,26 @@ import Testing
         #expect(stopped.json["complete"] as? Bool == true && stopped.json["path"] as? String == path)
         #expect(try MovieProbe.read(path).frames == stopped.json["frames"] as? Int)
         #expect(try app.send("POST", "/api/recording", json: #"{"action":"pause"}"#, token: true).status == 400)
+
+        // The library: the recording is listed as a movie; the Live Photo's movie is not listed
+        // apart but named on its still, served, and trashed and restored with it.
+        let listing = try app.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
+        let stillID = try #require(shot.json["id"] as? String), movieID = URL(fileURLWithPath: movie).lastPathComponent
+        let still = app.library.appendingPathComponent(stillID).path
+        let recordingID = URL(fileURLWithPath: path).lastPathComponent
+        #expect(listing.first { $0["id"] as? String == recordingID }?["kind"] as? String == "movie")
+        #expect(listing.first { $0["id"] as? String == stillID }?["livePhotoMovie"] as? String == movieID)
+        #expect(!listing.contains { $0["id"] as? String == movieID })
+        let served = try app.send("GET", "/api/library/\(stillID)/movie")
+        #expect(served.status == 200 && served.head.lowercased().contains("video/quicktime"))
+        #expect(served.body == (try Data(contentsOf: URL(fileURLWithPath: movie))))
+        #expect(try app.send("GET", "/api/library/\(recordingID)/movie").body == (try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(try app.send("GET", "/api/library/\(recordingID)/thumbnail.jpg").status == 404)
+        #expect(try app.send("DELETE", "/api/library/\(stillID)", token: true).status == 200)
+        #expect(FileManager.default.fileExists(atPath: app.library.appendingPathComponent(".trash/\(movieID)").path))
+        #expect(!FileManager.default.fileExists(atPath: movie))
+        #expect(try app.send("POST", "/api/trash/\(stillID)/restore", token: true).status == 200)
+        #expect(FileManager.default.fileExists(atPath: movie) && FileManager.default.fileExists(atPath: still))
     }
 
     @Test func clientsBeyondLoopbackNeedTheTokenAndForeignOriginsAreRefused() throws {

@@ -68,6 +68,7 @@ enum AppPage {
               <button id="close-viewer">Close</button>
             </div>
             <img id="viewer-image" data-testid="viewer-image" alt="">
+            <video id="viewer-video" data-testid="viewer-video" controls muted loop playsinline hidden></video>
           </div>
           <h2>Trash</h2>
           <div id="trash" data-testid="trash"></div>

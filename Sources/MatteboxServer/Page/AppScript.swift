@@ -79,7 +79,8 @@ extension AppPage {
             if (status) status.session = event.status;
             showSession(event.status);
             if (event.type === "willCapture") flash();
-            if (event.type === "didFinish") loadLibrary();
+            // A still, a Live Photo's movie or a recording has been written: the library shows it.
+            if (["didFinish", "didFinishProcessingLivePhotoMovie", "didFinishRecording"].includes(event.type)) loadLibrary();
             if (event.type === "didFinishRecording") $("result").textContent = `Movie ${event.output} (${event.detail})`;
             if (event.type === "didFinishProcessingLivePhotoMovie" && event.detail) $("result").textContent = "The Live Photo movie failed: " + event.detail;
             if (event.type === "runtimeError") $("result").textContent = "Camera error, recovering: " + event.detail;
@@ -198,6 +199,9 @@ extension AppPage {
         }
 
         // The library: newest first, thumbnails from the files' own, a viewer with the aux images as overlays.
+        // A movie's thumbnail is its first frame, drawn by the browser; a Live Photo is badged and plays its movie.
+        const hasMovie = (photo) => photo.kind === "movie" || !!photo.livePhotoMovie || !!photo.motionPhoto;
+        const movieURL = (photo) => `/api/library/${encodeURIComponent(photo.id)}/movie?${photo.bytes}`;
         async function loadLibrary() {
           const { photos } = await api("GET", "/api/library");
           const grid = $("library");
@@ -206,12 +210,27 @@ extension AppPage {
             const item = document.createElement("div");
             item.className = "item";
             item.dataset.photo = photo.id;
-            const image = new Image();
-            image.src = `/api/library/${encodeURIComponent(photo.id)}/thumbnail.jpg?${photo.bytes}`;
-            image.alt = photo.id;
+            let picture;
+            if (photo.kind === "movie") {
+              picture = document.createElement("video");
+              picture.muted = true;
+              picture.preload = "metadata";
+              picture.src = movieURL(photo);
+            } else {
+              picture = new Image();
+              picture.src = `/api/library/${encodeURIComponent(photo.id)}/thumbnail.jpg?${photo.bytes}`;
+              picture.alt = photo.id;
+            }
             const name = document.createElement("div");
             name.textContent = photo.id;
-            item.append(image, name);
+            item.append(picture, name);
+            if (hasMovie(photo)) {
+              const badge = document.createElement("span");
+              badge.className = "badge live";
+              badge.dataset.testid = "movie-badge";
+              badge.textContent = photo.kind === "movie" ? `movie ${(photo.duration || 0).toFixed(1)} s` : "live";
+              item.append(badge);
+            }
             for (const role of photo.auxiliary) {
               const badge = document.createElement("span");
               badge.className = "badge";
@@ -231,20 +250,32 @@ extension AppPage {
           $("download").href = `/api/library/${encodeURIComponent(photo.id)}/file`;
           const layers = $("viewer-layers");
           layers.innerHTML = "";
+          const video = $("viewer-video");
           const show = (role, button) => {
             for (const other of layers.children) other.classList.remove("selected");
             button.classList.add("selected");
-            $("viewer-image").src = `/api/library/${encodeURIComponent(photo.id)}/overlay/${encodeURIComponent(role)}`;
-            $("viewer-image").dataset.layer = role;
+            const playing = role === "movie";
+            $("viewer-image").hidden = playing;
+            video.hidden = !playing;
+            if (playing) {
+              video.src = movieURL(photo);
+              video.play().catch(() => {});
+            } else {
+              video.pause();
+              video.removeAttribute("src");
+              $("viewer-image").src = `/api/library/${encodeURIComponent(photo.id)}/overlay/${encodeURIComponent(role)}`;
+              $("viewer-image").dataset.layer = role;
+            }
           };
-          for (const role of ["primary", ...photo.auxiliary]) {
+          const roles = photo.kind === "movie" ? ["movie"] : ["primary", ...photo.auxiliary, ...(hasMovie(photo) ? ["movie"] : [])];
+          for (const role of roles) {
             const button = document.createElement("button");
-            button.textContent = role === "primary" ? "Photo" : role.replace(/^.*[:.]/, "");
+            button.textContent = role === "primary" ? "Photo" : role === "movie" ? (photo.kind === "movie" ? "Movie" : "Live") : role.replace(/^.*[:.]/, "");
             button.dataset.layer = role;
             button.addEventListener("click", () => show(role, button));
             layers.append(button);
           }
-          show("primary", layers.firstChild);
+          show(roles[0], layers.firstChild);
         }
 
         async function trashViewed() {
@@ -252,6 +283,7 @@ extension AppPage {
           try {
             await api("DELETE", `/api/library/${encodeURIComponent(viewing.id)}`);
             $("viewer").hidden = true;
+            $("viewer-video").pause();
             viewing = null;
             await loadLibrary();
           } catch (error) { $("result").textContent = error.message; }
@@ -298,7 +330,7 @@ extension AppPage {
         $("preview").addEventListener("click", tap);
         $("refresh").addEventListener("click", loadLibrary);
         $("delete").addEventListener("click", trashViewed);
-        $("close-viewer").addEventListener("click", () => { $("viewer").hidden = true; viewing = null; });
+        $("close-viewer").addEventListener("click", () => { $("viewer").hidden = true; $("viewer-video").pause(); viewing = null; });
         loadStatus().then(listen).then(loadLibrary).catch((error) => { $("result").textContent = error.message; });
         """#
 }

@@ -32,13 +32,15 @@ extension AppPage {
         #library-section { padding: 0 1em 2em; }
         #library, #trash { display: grid; grid-template-columns: repeat(auto-fill, minmax(120px, 1fr)); gap: .6em; }
         .item { background: #222; padding: .3em; border-radius: 6px; font-size: 80%; word-break: break-all; cursor: pointer; }
-        .item img { width: 100%; height: 90px; object-fit: cover; display: block; }
+        .item img, .item video { width: 100%; height: 90px; object-fit: cover; display: block; }
         .badge { display: inline-block; background: #345; padding: 0 .3em; margin: .1em; border-radius: 3px; }
         #viewer { margin: 1em 0; background: #222; padding: .5em; }
         #viewer[hidden] { display: none; }
         #viewer-bar { display: flex; gap: .6em; flex-wrap: wrap; align-items: center; margin-bottom: .5em; }
         #viewer-bar a { color: #8cf; }
-        #viewer-image { max-width: 100%; display: block; }
+        #viewer-image, #viewer-video { max-width: 100%; display: block; }
+        #viewer-image[hidden], #viewer-video[hidden] { display: none; }
+        .badge.live { background: #a60; }
         button { background: #333; color: #eee; border: 1px solid #555; border-radius: 4px; padding: .3em .7em; cursor: pointer; }
         button.selected { background: #246; }
         select { background: #222; color: #eee; }

@@ -95,7 +95,7 @@ enum MovieInspectionText {
         var lines = ["\(path) (\(bytes) bytes; movie)"]
         lines.append(String(format: "duration: %.3f s", summary.duration) + (summary.fragmented ? " (fragmented)" : ""))
         if let coding = summary.videoCoding {
-            lines.append("video: \(coding)" + (summary.fragmented ? "" : ", \(summary.videoFrames ?? 0) frames"))
+            lines.append("video: \(coding), \(summary.videoFrames ?? 0) frames")
         }
         if let identifier = summary.contentIdentifier { lines.append("Live Photo: content identifier \(identifier)") }
         if let still = summary.stillImageTime { lines.append(String(format: "still image time: %.3f s", still)) }
