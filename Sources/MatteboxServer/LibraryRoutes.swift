@@ -25,29 +25,26 @@ extension CameraApp {
                     body: .init(byteBuffer: ByteBuffer(data: image)))
             }
         }
-        router.get("/api/library/{id}/file") { _, context -> Response in
+        router.get("/api/library/{id}/file") { request, context -> Response in
             let id = try context.parameters.require("id")
             let url: URL
             do { url = try library.file(id) } catch { return try Self.answer { throw error } }
             let type = [("png", "image/png"), ("heic", "image/heic"), ("mov", "video/quicktime"), ("mp4", "video/mp4")]
                 .first { id.lowercased().hasSuffix(".\($0.0)") }?.1 ?? "image/jpeg"
             let safeName = id.filter { $0.isASCII && $0 != "\"" && $0 != "\\" }
-            return Response(
-                status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(safeName)\""],
-                body: try await FileIO().loadFile(path: url.path, context: context))
+            return try await Self.ranged(
+                .file(url), type: type, headers: [.contentDisposition: "attachment; filename=\"\(safeName)\""],
+                request: request, context: context)
         }
-        router.get("/api/library/{id}/movie") { _, context -> Response in
+        router.get("/api/library/{id}/movie") { request, context -> Response in
             let movie: PhotoLibrary.Movie
             do { movie = try library.movie(context.parameters.require("id")) } catch { return try Self.answer { throw error } }
+            let cache: HTTPFields = [.cacheControl: "private, max-age=60"]
             switch movie {
             case .file(let url, let type):
-                // Streamed from disk in chunks: a long recording is never held in memory.
-                let body = try await FileIO().loadFile(path: url.path, context: context)
-                return Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=60"], body: body)
+                return try await Self.ranged(.file(url), type: type, headers: cache, request: request, context: context)
             case .embedded(let data):
-                return Response(
-                    status: .ok, headers: [.contentType: "video/mp4", .cacheControl: "private, max-age=60"],
-                    body: .init(byteBuffer: ByteBuffer(data: data)))
+                return try await Self.ranged(.bytes(data), type: "video/mp4", headers: cache, request: request, context: context)
             }
         }
         router.delete("/api/library/{id}") { _, context in

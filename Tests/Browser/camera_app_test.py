@@ -111,6 +111,8 @@ def run(mattebox, artifacts, chromium):
                 executable_path=chromium, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
             page = browser.new_page(viewport={"width": 1100, "height": 900})
             page.on("response", lambda response: print(f"  HTTP {response.status}: {response.url}") if response.status >= 400 and response.status != 401 else None)
+            movie_statuses = {}  # each movie's first answer: Chromium asks media for a byte range
+            page.on("response", lambda response: movie_statuses.setdefault(response.url, response.status) if "/movie?" in response.url else None)
             page.goto(url + "/")
             expect(page.get_by_test_id("shutter")).to_be_enabled(timeout=20000)
             token = page.locator('meta[name="mattebox-token"]').get_attribute("content")
@@ -191,6 +193,13 @@ def run(mattebox, artifacts, chromium):
                                            " return !v.hidden && v.readyState >= 2 && v.videoWidth > 0; }"),
                      20, "the recorded movie did not play in the viewer")
             shot(page, "movie-playing")
+            # Seeking: the movie is served in byte ranges, so the viewer can jump towards its end.
+            check(movie_statuses and set(movie_statuses.values()) == {206}, f"movies were not served in byte ranges: {movie_statuses}")
+            page.evaluate("() => { const v = document.getElementById('viewer-video'); v.pause();"
+                          " v.currentTime = Math.max(0, v.duration - 0.2); }")
+            wait_for(lambda: page.evaluate("() => { const v = document.getElementById('viewer-video');"
+                                           " return !v.seeking && v.readyState >= 2 && v.currentTime > v.duration / 2; }"),
+                     20, "seeking in the recorded movie did not work")
             page.locator("#close-viewer").click()
 
             # The front camera: a different picture, mirrored as iOS previews it.

@@ -72,6 +72,24 @@ import Testing
         #expect(served.body == (try Data(contentsOf: URL(fileURLWithPath: movie))))
         #expect(try app.send("GET", "/api/library/\(recordingID)/movie").body == (try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(try app.send("GET", "/api/library/\(recordingID)/thumbnail.jpg").status == 404)
+
+        // Byte ranges, so the viewer can seek: a part, the last bytes, one past the end, and a
+        // list of ranges (answered whole).
+        let recording = try Data(contentsOf: URL(fileURLWithPath: path))
+        let moviePath = "/api/library/\(recordingID)/movie"
+        let part = try app.send("GET", moviePath, headers: ["Range: bytes=100-1099"])
+        #expect(part.status == 206 && part.body == recording[100...1099])
+        #expect(part.head.lowercased().contains("content-range: bytes 100-1099/\(recording.count)"))
+        #expect(part.head.lowercased().contains("accept-ranges: bytes"))
+        let last = try app.send("GET", moviePath, headers: ["Range: bytes=-500"])
+        #expect(last.status == 206 && last.body == recording.suffix(500))
+        let open = try app.send("GET", "/api/library/\(stillID)/movie", headers: ["Range: bytes=2000-"])
+        let liveMovie = try Data(contentsOf: URL(fileURLWithPath: movie))
+        #expect(open.status == 206 && open.body == liveMovie.dropFirst(2000))
+        let beyond = try app.send("GET", moviePath, headers: ["Range: bytes=\(recording.count)-"])
+        #expect(beyond.status == 416 && beyond.head.lowercased().contains("content-range: bytes */\(recording.count)"))
+        let several = try app.send("GET", moviePath, headers: ["Range: bytes=0-9,20-29"])
+        #expect(several.status == 200 && several.body == recording)
         #expect(try app.send("DELETE", "/api/library/\(stillID)", token: true).status == 200)
         #expect(FileManager.default.fileExists(atPath: app.library.appendingPathComponent(".trash/\(movieID)").path))
         #expect(!FileManager.default.fileExists(atPath: movie))

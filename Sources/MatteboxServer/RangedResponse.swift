@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension CameraApp {
+    /// A file from disk, or bytes already in memory, sent whole or in the one part the
+    /// request's `Range` asks for. Files are streamed in chunks, so a long recording is never
+    /// held in memory, and the browser can seek in it.
+    enum RangedSource {
+        case file(URL)
+        case bytes(Data)
+    }
+
+    static func ranged(
+        _ source: RangedSource, type: String, headers extra: HTTPFields = [:], request: Request, context: AppRequestContext
+    ) async throws -> Response {
+        let size: Int
+        switch source {
+        case .file(let url):
+            guard let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else {
+                throw HTTPError(.notFound)
+            }
+            size = bytes
+        case .bytes(let data): size = data.count
+        }
+        var headers = extra
+        headers[.contentType] = type
+        headers[.acceptRanges] = "bytes"
+        let range = ByteRange(header: request.headers[.range], ifRange: request.headers[.ifRange], size: size)
+        switch range {
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(size)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        case .whole:
+            return Response(status: .ok, headers: headers, body: try await body(source, 0...max(0, size - 1), size: size, context))
+        case .part(let part):
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
+            return Response(status: .partialContent, headers: headers, body: try await body(source, part, size: size, context))
+        }
+    }
+
+    private static func body(
+        _ source: RangedSource, _ part: ClosedRange<Int>, size: Int, _ context: AppRequestContext
+    ) async throws -> ResponseBody {
+        guard size > 0 else { return ResponseBody() }
+        switch source {
+        case .file(let url): return try await FileIO().loadFile(path: url.path, range: part, context: context)
+        case .bytes(let data): return ResponseBody(byteBuffer: ByteBuffer(data: data[data.startIndex + part.lowerBound...data.startIndex + part.upperBound]))
+        }
+    }
+}
