@@ -17,7 +17,7 @@ enum LivePhotoCompanion {
         let summary: MovieSummary
         do {
             try InputFile.checkReadable(movie)
-            summary = try MovieInspector.inspect(Array(try Data(contentsOf: movie)), name: movie.path)
+            summary = try MovieInspector.inspect(at: movie)
         } catch {
             return (false, "\(notCopied): \(error)")
         }

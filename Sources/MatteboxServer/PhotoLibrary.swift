@@ -123,10 +123,8 @@ final class PhotoLibrary: Sendable {
         do {
             if isMovieName(id) {
                 item.kind = .movie
-                // Its length from its boxes; a long recording is not read whole just to list it.
-                if bytes <= 256 << 20 {
-                    item.duration = try MovieInspector.inspect(Array(try Data(contentsOf: url)), name: url.path).duration
-                }
+                // Its length from its boxes; the media data stays on disk.
+                item.duration = try MovieInspector.inspect(at: url).duration
                 return item
             }
             // A HEIF says what it holds in its boxes: no need to decode its pixels to list it.

@@ -60,6 +60,31 @@ import Testing
         }
     }
 
+    @Test func inspectLeavesALongMoviesMediaDataOnDisk() throws {
+        let (config, folder) = try replayConfig()
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "record", "--cameras", config.path, "--duration", "1", "-o", folder.path, "--json"])
+        let path = try #require(json(run.output)["movie"].flatMap { ($0 as? [String: Any])?["path"] as? String }, "\(run.errors)")
+        let before = json(TestEnvironment.run([TestEnvironment.mattebox, "inspect", path, "--json"]).output)["movie"] as? [String: Any] ?? [:]
+        // The same movie followed by a 64 GiB 'mdat' (sparse on disk): more than this machine's
+        // memory, so it is only inspected if media data is skipped rather than read.
+        let long = folder.appendingPathComponent("long.mp4")
+        try FileManager.default.copyItem(atPath: path, toPath: long.path)
+        let handle = try FileHandle(forWritingTo: long)
+        let end = try handle.seekToEnd()
+        let mediaBytes: UInt64 = 64 << 30
+        try handle.write(contentsOf: Data([0, 0, 0, 1]) + Data("mdat".utf8) + withUnsafeBytes(of: (mediaBytes + 16).bigEndian) { Data($0) })
+        try handle.truncate(atOffset: end + 16 + mediaBytes)
+        try handle.close()
+        defer { try? FileManager.default.removeItem(at: long) }
+        let inspected = TestEnvironment.run([TestEnvironment.mattebox, "inspect", long.path, "--json"])
+        #expect(inspected.status == 0, "\(inspected.errors)")
+        let report = json(inspected.output)
+        let movie = report["movie"] as? [String: Any] ?? [:]
+        #expect(report["bytes"] as? Int == Int(end + 16 + mediaBytes))
+        #expect(movie["videoFrames"] as? Int == before["videoFrames"] as? Int && (before["videoFrames"] as? Int ?? 0) >= 25, "\(movie)")
+        #expect(movie["duration"] as? Double == before["duration"] as? Double, "\(movie)")
+    }
+
     @Test func aKilledRecordingLeavesAMoviePlayersRead() throws {
         let (config, folder) = try replayConfig()
         let out = folder.appendingPathComponent("killed")

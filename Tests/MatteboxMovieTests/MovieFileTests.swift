@@ -30,6 +30,7 @@ import Testing
         let summary = try MovieInspector.inspect(Array(try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
         #expect(summary.contentIdentifier == "ABC-123" && summary.videoFrames == 10 && summary.videoCoding == "avc1")
         #expect(abs((summary.stillImageTime ?? -1) - 6.0 / 30) < 0.001, "\(String(describing: summary.stillImageTime))")
+        #expect(try MovieInspector.inspect(at: URL(fileURLWithPath: path)) == summary, "read from disk without its media data, it says the same")
         let probe = try MovieProbe.read(path)
         #expect(probe.frames == 10 && probe.streamTags.contains("mebx"))
         #expect(probe.presentationTimes.count == 10 && abs(probe.presentationTimes[3] - 4.0 / 30) < 0.001, "a lost frame leaves a gap")
@@ -60,5 +61,19 @@ import Testing
             _ = try? MovieInspector.inspect(damaged, name: "damaged")
         }
         #expect(errors > 50, "cut movies are refused (\(errors))")
+        // Read from disk with the media data skipped: the same for cut and damaged files.
+        let onDisk = folder.appendingPathComponent("damaged.mov")
+        var fileErrors = 0
+        for cut in stride(from: 0, to: movie.count, by: max(1, movie.count / 23)) {
+            try Data(movie[..<cut]).write(to: onDisk)
+            if (try? MovieInspector.inspect(at: onDisk)) == nil { fileErrors += 1 }
+        }
+        for _ in 0..<100 {
+            var damaged = movie
+            for _ in 0..<4 { damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            try Data(damaged).write(to: onDisk)
+            _ = try? MovieInspector.inspect(at: onDisk)
+        }
+        #expect(fileErrors > 12, "cut movie files are refused (\(fileErrors))")
     }
 }

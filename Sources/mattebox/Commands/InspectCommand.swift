@@ -71,15 +71,19 @@ struct InspectCommand: ParsableCommand {
 }
 
 extension InspectCommand {
+    private static func byteCount(of url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+    }
+
     /// Movies and JPEG stills: what they say of a Live Photo. False for anything else.
     private func inspectOther(_ url: URL) throws -> Bool {
         let head = try FileHandle(forReadingFrom: url).read(upToCount: 16) ?? Data()
         if MovieInspector.looksLikeMovie(ArraySlice(head)) {
             guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is a movie") }
-            let bytes = Array(try Data(contentsOf: url))
-            let summary = try MovieInspector.inspect(bytes, name: url.path)
-            if json { try JSONOutput.print(MovieInspectReport(file: url.path, bytes: bytes.count, movie: summary)) }
-            else { print(MovieInspectionText.render(summary, path: url.path, bytes: bytes.count)) }
+            let summary = try MovieInspector.inspect(at: url)
+            let bytes = Self.byteCount(of: url)
+            if json { try JSONOutput.print(MovieInspectReport(file: url.path, bytes: bytes, movie: summary)) }
+            else { print(MovieInspectionText.render(summary, path: url.path, bytes: bytes)) }
             return true
         }
         guard ImageContainers.container(of: url)?.name == "jpeg" else { return false }
@@ -88,7 +92,7 @@ extension InspectCommand {
         let live = LivePhotoInspection.inspect(
             still: url, contentIdentifier: photo.metadata.exif?.appleContentIdentifier, motionPhotoMovie: photo.metadata.motionPhotoMovie,
             xmp: photo.metadata.xmp)
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+        let size = Self.byteCount(of: url)
         if json {
             try JSONOutput.print(JPEGInspectReport(file: url.path, bytes: size, width: photo.primary.width, height: photo.primary.height, livePhoto: live.isEmpty ? nil : live))
         } else {

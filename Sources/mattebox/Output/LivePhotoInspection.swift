@@ -33,7 +33,7 @@ struct LivePhotoInspection: Encodable {
     static func inspect(still url: URL, contentIdentifier: String?, motionPhotoMovie: Data? = nil, xmp: Data? = nil) -> LivePhotoInspection {
         var report = LivePhotoInspection(contentIdentifier: contentIdentifier)
         if let contentIdentifier, let movie = sibling(of: url) {
-            if let bytes = try? Data(contentsOf: movie), let summary = try? MovieInspector.inspect(Array(bytes), name: movie.path) {
+            if let summary = try? MovieInspector.inspect(at: movie) {
                 report.pairedMovie = PairedMovie(
                     path: movie.path, identifierMatches: summary.contentIdentifier == contentIdentifier, movie: summary)
             }
