@@ -16,6 +16,9 @@ public struct MovieSummary: Codable, Sendable, Equatable {
     public var stillImageTime: Double?
     /// A fragmented movie (`mvex`, as recordings are written): its frames and length come from its fragments.
     public var fragmented: Bool
+    /// Where a fragmented movie's file ends inside a box (a recording whose writer was
+    /// killed): its frames and length are those of the whole fragments before it.
+    public var cutOffAt: Int?
 }
 
 /// Reads a `MovieSummary` from a movie's boxes, for `inspect` and the Live Photo pairing.

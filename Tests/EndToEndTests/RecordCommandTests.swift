@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test func inspectLeavesALongMoviesMediaDataOnDisk() throws {
+    @Test func inspectReadsALongOrCutMovieFromItsBoxes() throws {
         let (config, folder) = try replayConfig()
         let run = TestEnvironment.run([TestEnvironment.mattebox, "record", "--cameras", config.path, "--duration", "1", "-o", folder.path, "--json"])
         let path = try #require(json(run.output)["movie"].flatMap { ($0 as? [String: Any])?["path"] as? String }, "\(run.errors)")
@@ -83,6 +83,19 @@ import Testing
         #expect(report["bytes"] as? Int == Int(end + 16 + mediaBytes))
         #expect(movie["videoFrames"] as? Int == before["videoFrames"] as? Int && (before["videoFrames"] as? Int ?? 0) >= 25, "\(movie)")
         #expect(movie["duration"] as? Double == before["duration"] as? Double, "\(movie)")
+
+        // Cut inside its last fragment's media (the last box is FFmpeg's small 'mfra'), as a kill
+        // leaves it: summarised up to the last whole fragment, saying where it was cut.
+        let recording = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = folder.appendingPathComponent("cut.mp4")
+        try recording.prefix(recording.count - 2000).write(to: cut)
+        let cutRun = TestEnvironment.run([TestEnvironment.mattebox, "inspect", cut.path, "--json"])
+        #expect(cutRun.status == 0, "\(cutRun.errors)")
+        let cutMovie = json(cutRun.output)["movie"] as? [String: Any] ?? [:]
+        let whole = before["videoFrames"] as? Int ?? 0, kept = cutMovie["videoFrames"] as? Int ?? -1
+        #expect((cutMovie["cutOffAt"] as? Int ?? .max) < recording.count - 2000, "\(cutMovie)")
+        let probed = try MovieProbe.read(cut.path).frames
+        #expect(kept < whole && kept >= whole - 31 && kept <= probed, "\(kept) of \(whole) frames; ffprobe reads \(probed)")
     }
 
     @Test func aKilledRecordingLeavesAMoviePlayersRead() throws {
@@ -103,6 +116,10 @@ import Testing
         #expect(!names.contains { $0.hasSuffix(".mp4") && !$0.hasSuffix(".recording.mp4") })
         let probe = try MovieProbe.read(out.appendingPathComponent(partial).path)
         #expect(probe.codec == "h264" && probe.frames >= 30, "fragments up to the kill: \(probe.frames) frames")
+        // inspect reads it too, up to its last whole fragment.
+        let inspected = TestEnvironment.run([TestEnvironment.mattebox, "inspect", out.appendingPathComponent(partial).path, "--json"])
+        let frames = (json(inspected.output)["movie"] as? [String: Any])?["videoFrames"] as? Int ?? -1
+        #expect(inspected.status == 0 && frames <= probe.frames && probe.frames - frames <= 30, "\(inspected.errors) \(frames) of \(probe.frames)")
     }
 
     @Test func aFullDiskEndsTheRecordingAndKeepsWhatWasWritten() throws {
