@@ -67,21 +67,26 @@ public struct HEIFSummary: Codable, Sendable {
 /// Builds a `HEIFSummary` from a file's boxes.
 public enum HEIFInspector {
     public static func inspect(at url: URL) throws -> HEIFSummary {
-        let bytes = try HEIFReader.readBytes(url)
-        do {
-            return try summarize(HEIFContainer(bytes: bytes), file: url.path)
-        } catch let error as HEIFError {
-            throw MatteboxError(error, file: url.path)
+        try reading(url) { try summarize($0, file: url.path) }
+    }
+
+    /// A HEIC Motion Photo's movie (its `mpvd` box) and the primary's XMP that locates it.
+    public typealias MotionPhotoMovie = (movie: Data, xmp: Data?)
+
+    /// The summary and, for a HEIC Motion Photo, its movie, from one read of the file.
+    public static func inspectWithMotionPhoto(at url: URL) throws -> (summary: HEIFSummary, motionPhoto: MotionPhotoMovie?) {
+        try reading(url) { container in
+            let summary = try summarize(container, file: url.path)
+            guard let (movie, _) = MotionPhotoVideoBox.movie(in: container) else { return (summary, nil) }
+            return (summary, (movie, try HEIFReader.xmp(describing: container.primaryID, in: container)))
         }
     }
 
-    /// A HEIC Motion Photo's movie (its `mpvd` box) and the primary's XMP that locates it; nil for other files.
-    public static func motionPhoto(at url: URL) throws -> (movie: Data, xmp: Data?)? {
+    /// `body` on the file's boxes, with a malformed file's error naming it.
+    private static func reading<T>(_ url: URL, _ body: (HEIFContainer) throws -> T) throws -> T {
         let bytes = try HEIFReader.readBytes(url)
         do {
-            let container = try HEIFContainer(bytes: bytes)
-            guard let (movie, _) = MotionPhotoVideoBox.movie(in: container) else { return nil }
-            return (movie, try HEIFReader.xmp(describing: container.primaryID, in: container))
+            return try body(HEIFContainer(bytes: bytes))
         } catch let error as HEIFError {
             throw MatteboxError(error, file: url.path)
         }

@@ -9,6 +9,22 @@ public struct Box {
     /// nesting are far above what any camera writes.
     public static let maximumBoxesPerLevel = 100_000
 
+    /// The header at `reader`'s position: the box's type, its whole size (a size of 0 means
+    /// the `available` bytes to the end of its parent) and the header's own length.
+    public static func header(_ reader: inout ByteReader, available: Int) throws -> (type: String, size: Int, headerLength: Int) {
+        let start = reader.position
+        let size32 = try reader.u32("a box size")
+        let type = try reader.fourCC("a box type")
+        let size: Int
+        switch size32 {
+        case 0: size = available
+        case 1: size = try reader.uint(size: 8, "box '\(type)' large size")
+        default: size = Int(size32)
+        }
+        if type == "uuid" { try reader.skip(16, "box 'uuid' user type") }
+        return (type, size, reader.position - start)
+    }
+
     /// The boxes that tile `range` one after another. A size that runs past the
     /// end, or is smaller than its own header, is an error.
     public static func children(of bytes: [UInt8], in range: Range<Int>, parent: String) throws -> [Box] {
@@ -21,16 +37,7 @@ public struct Box {
             // Trailing padding shorter than a box header is tolerated, as libheif does.
             if reader.remaining < 8 { break }
             let start = reader.position
-            let size32 = try reader.u32("a box size")
-            let type = try reader.fourCC("a box type")
-            var size: Int
-            switch size32 {
-            case 0: size = range.upperBound - start
-            case 1: size = try reader.uint(size: 8, "box '\(type)' large size")
-            default: size = Int(size32)
-            }
-            if type == "uuid" { try reader.skip(16, "box 'uuid' user type") }
-            let headerLength = reader.position - start
+            let (type, size, headerLength) = try header(&reader, available: range.upperBound - start)
             guard size >= headerLength else {
                 throw HEIFError.malformed("box '\(type)' at offset \(start) says size \(size), smaller than its header")
             }

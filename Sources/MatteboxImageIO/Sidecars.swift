@@ -17,11 +17,8 @@ public struct Sidecars: Sendable {
     public private(set) var byPhoto: [String: [ImageRole: URL]] = [:]
     /// The names of the files that are sidecars (not photos).
     public private(set) var sidecarNames: Set<String> = []
-    /// The movie beside each photo with its name (IMG_0001.MOV beside
-    /// IMG_0001.HEIC, as iPhones store a Live Photo; IMG_0001.MOV beside a
-    /// Motion Photo IMG_0001.MP.jpg too), by the photo's name.
+    /// The movie beside each photo with its name (`LivePhotoMovies`), by the photo's name.
     public private(set) var movieByPhoto: [String: URL] = [:]
-    public static let movieExtensions: Set<String> = ["mov", "mp4"]
 
     /// The sidecars in `folder`.
     public init(folder: URL) {
@@ -35,11 +32,9 @@ public struct Sidecars: Sendable {
             let stem = (name as NSString).deletingPathExtension
             if photos[stem] == nil { photos[stem] = name }
         }
-        for name in names.sorted() where Self.movieExtensions.contains((name as NSString).pathExtension.lowercased()) {
-            let stem = (name as NSString).deletingPathExtension
-            for photo in [photos[stem], photos[stem + ".MP"]].compactMap({ $0 }) where movieByPhoto[photo] == nil {
-                movieByPhoto[photo] = folder.appendingPathComponent(name)
-            }
+        let movies = LivePhotoMovies(names: names)
+        for photo in photos.values {
+            movieByPhoto[photo] = movies.movie(for: photo).map { folder.appendingPathComponent($0) }
         }
         for name in names where Self.extensions.contains((name as NSString).pathExtension.lowercased()) {
             let parts = (name as NSString).deletingPathExtension

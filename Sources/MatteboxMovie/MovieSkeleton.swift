@@ -27,23 +27,18 @@ struct MovieSkeleton {
         var lastMovieFragment: Int?
         while size - offset >= 8 {
             try handle.seek(toOffset: UInt64(offset))
-            let head = [UInt8](try handle.read(upToCount: 16) ?? Data())
-            var reader = ByteReader(head)
-            let size32 = try reader.u32("a box size")
-            let type = try reader.fourCC("a box type")
-            let length: Int
-            switch size32 {
-            case 0: length = size - offset
-            case 1: length = try reader.uint(size: 8, "box '\(type)' large size")
-            default: length = Int(size32)
+            var reader = ByteReader([UInt8](try handle.read(upToCount: 32) ?? Data()))
+            guard let (type, length, headerLength) = try? Box.header(&reader, available: size - offset) else {
+                skeleton.cutOff(at: offset, "\(url.path): the box header at offset \(offset) is cut off (truncated file?)", after: lastMovieFragment)
+                break
             }
-            guard length >= reader.position else {
+            guard length >= headerLength else {
                 throw MatteboxError("\(url.path): box '\(type)' at offset \(offset) says size \(length), smaller than its header")
             }
             guard length <= size - offset else {
-                skeleton.cut = (offset, "\(url.path): box '\(type)' at offset \(offset) says size \(length), but only \(size - offset) bytes are left (truncated file?)")
-                // The fragment whose media the cut box held is not whole: its 'moof' goes too.
-                if type == "mdat", let fragment = lastMovieFragment { skeleton.bytes.removeSubrange(fragment...) }
+                skeleton.cutOff(
+                    at: offset, "\(url.path): box '\(type)' at offset \(offset) says size \(length), but only \(size - offset) bytes are left (truncated file?)",
+                    after: lastMovieFragment)
                 break
             }
             lastMovieFragment = type == "moof" ? skeleton.bytes.count : nil
@@ -59,6 +54,13 @@ struct MovieSkeleton {
             offset += length
         }
         return skeleton
+    }
+
+    /// The file ends inside the box at `offset`. A `moof` just before it (at `fragment` in
+    /// the skeleton) describes media that is not whole, so it goes too.
+    private mutating func cutOff(at offset: Int, _ message: String, after fragment: Int?) {
+        cut = (offset, message)
+        if let fragment { bytes.removeSubrange(fragment...) }
     }
 }
 

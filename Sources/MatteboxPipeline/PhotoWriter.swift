@@ -71,8 +71,7 @@ public struct PhotoWriter: Sendable {
         if let movie {
             let (pairs, note) = LivePhotoCompanion.pairs(movie, with: photo)
             // Named as the still is, without a Motion Photo's ".MP" (IMG.MP.jpg pairs with IMG.mov).
-            let name = stem.hasSuffix(".MP") ? String(stem.dropLast(3)) : stem
-            let copy = directory.appendingPathComponent("\(name).\(movie.pathExtension)")
+            let copy = directory.appendingPathComponent("\(LivePhotoMovies.stem(of: stem)).\(movie.pathExtension)")
             // Written beside its input with the same name, the still pairs with the movie already there.
             if pairs, FileIdentity(copy) != FileIdentity(movie) { companion = (movie, copy) }
             notes["livePhoto"] = note

@@ -50,7 +50,6 @@ final class PhotoLibrary: Sendable {
     private let trashFolder: URL
     private let index = Mutex(Index())
     static let photoExtensions: Set<String> = ["heic", "heif", "jpg", "jpeg", "png", "tif", "tiff", "webp", "avif"]
-    static let movieExtensions = Sidecars.movieExtensions
 
     init(folder: URL) throws {
         self.folder = folder.standardizedFileURL
@@ -78,20 +77,20 @@ final class PhotoLibrary: Sendable {
 
     private func list(in directory: URL, indexed: Bool) -> [Item] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let inFolder = Set(names)
-        let paired = Set(names.compactMap { Self.isPhotoName($0) ? Self.livePhotoMovie(of: $0, among: inFolder) : nil })
+        let movies = LivePhotoMovies(names: names)
+        let paired = Set(names.compactMap { Self.isPhotoName($0) ? movies.movie(for: $0) : nil })
         var known = index.withLock { $0.items }
         var changed = false
         var items: [Item] = []
         for name in names where Self.isLibraryName(name) && !paired.contains(name) {
             guard let info = Self.plainFile(directory.appendingPathComponent(name)) else { continue }
             if var cached = known[name], cached.bytes == info.bytes, cached.modified == info.modified {
-                cached.livePhotoMovie = Self.livePhotoMovie(of: name, among: inFolder)
+                cached.livePhotoMovie = movies.movie(for: name)
                 items.append(cached)
                 continue
             }
             var item = Self.describe(directory.appendingPathComponent(name), id: name, bytes: info.bytes, modified: info.modified)
-            item.livePhotoMovie = Self.livePhotoMovie(of: name, among: inFolder)
+            item.livePhotoMovie = movies.movie(for: name)
             items.append(item)
             if indexed {
                 known[name] = item
@@ -121,7 +120,7 @@ final class PhotoLibrary: Sendable {
     private static func describe(_ url: URL, id: String, bytes: Int64, modified: Date) -> Item {
         var item = Item(id: id, bytes: bytes, modified: modified, auxiliary: [])
         do {
-            if isMovieName(id) {
+            if LivePhotoMovies.isMovieName(id) {
                 item.kind = .movie
                 // Its length from its boxes; the media data stays on disk.
                 item.duration = try MovieInspector.inspect(at: url).duration
@@ -129,11 +128,11 @@ final class PhotoLibrary: Sendable {
             }
             // A HEIF says what it holds in its boxes: no need to decode its pixels to list it.
             if HEIFReader.recognizes(header(of: url)) {
-                let summary = try HEIFInspector.inspect(at: url)
+                let (summary, motionPhoto) = try HEIFInspector.inspectWithMotionPhoto(at: url)
                 item.width = summary.primary.width
                 item.height = summary.primary.height
                 item.auxiliary = summary.auxiliary.map(\.role).filter { $0 != ImageRole.alpha.rawValue }.sorted()
-                item.motionPhoto = try HEIFInspector.motionPhoto(at: url) != nil ? true : nil
+                item.motionPhoto = motionPhoto != nil ? true : nil
                 return item
             }
             let photo = try ImageDecoder.decodePhoto(at: url).displayedUpright()
@@ -153,18 +152,7 @@ final class PhotoLibrary: Sendable {
         !name.hasPrefix(".") && photoExtensions.contains((name as NSString).pathExtension.lowercased())
     }
 
-    static func isMovieName(_ name: String) -> Bool {
-        !name.hasPrefix(".") && movieExtensions.contains((name as NSString).pathExtension.lowercased())
-    }
-
-    static func isLibraryName(_ name: String) -> Bool { isPhotoName(name) || isMovieName(name) }
-
-    /// The movie among `names` with the still's name (without a Motion Photo's ".MP"), as iPhones pair them.
-    static func livePhotoMovie(of still: String, among names: Set<String>) -> String? {
-        var stem = (still as NSString).deletingPathExtension
-        if (stem as NSString).pathExtension.uppercased() == "MP" { stem = (stem as NSString).deletingPathExtension }
-        return ["mov", "MOV", "mp4", "MP4"].map { "\(stem).\($0)" }.first(where: names.contains)
-    }
+    static func isLibraryName(_ name: String) -> Bool { isPhotoName(name) || LivePhotoMovies.isMovieName(name) }
 
     /// A regular file's size and modification time; nil for anything else (links, folders, FIFOs).
     private static func plainFile(_ url: URL) -> (bytes: Int64, modified: Date)? {
@@ -233,8 +221,7 @@ final class PhotoLibrary: Sendable {
 
     func movie(_ id: String) throws -> Movie {
         let url = try file(id)
-        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        let movie = Self.isMovieName(id) ? url : Self.livePhotoMovie(of: id, among: names).map { folder.appendingPathComponent($0) }
+        let movie = LivePhotoMovies.isMovieName(id) ? url : LivePhotoMovies(folder: folder).movie(for: id).map { folder.appendingPathComponent($0) }
         if let movie, Self.plainFile(movie) != nil {
             return .file(movie, type: movie.pathExtension.lowercased() == "mov" ? "video/quicktime" : "video/mp4")
         }
@@ -258,8 +245,7 @@ final class PhotoLibrary: Sendable {
     /// Every name is checked before anything moves, so a clash leaves the pair together.
     private func moveWithMovie(_ id: String, from source: URL, to target: URL, clash: String) throws {
         _ = try file(id, inTrash: source == trashFolder)
-        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? [])
-        let moving = [id] + (Self.isPhotoName(id) ? Self.livePhotoMovie(of: id, among: names).map { [$0] } ?? [] : [])
+        let moving = [id] + (Self.isPhotoName(id) ? LivePhotoMovies(folder: source).movie(for: id).map { [$0] } ?? [] : [])
         for name in moving {
             var status = stat()
             guard lstat(target.appendingPathComponent(name).path, &status) != 0 else {

@@ -48,9 +48,8 @@ struct InspectCommand: ParsableCommand {
                 path, defaultName: url.deletingPathExtension().lastPathComponent + "-sheet.png", extensions: ["png"],
                 what: "the contact sheet", inputs: [url], overwrite: overwrite)
         }
-        let summary = try HEIFInspector.inspect(at: url)
+        let (summary, motionPhoto) = try HEIFInspector.inspectWithMotionPhoto(at: url)
         let libheif = HEIFInspector.libheifVerdict(at: url)
-        let motionPhoto = try HEIFInspector.motionPhoto(at: url)
         let live = LivePhotoInspection.inspect(
             still: url, contentIdentifier: summary.exif?.contentIdentifier, motionPhotoMovie: motionPhoto?.movie, xmp: motionPhoto?.xmp)
         if json {

@@ -52,13 +52,8 @@ struct LivePhotoInspection: Encodable {
 
     /// The movie beside a still with its name (IMG_0001.HEIC and IMG_0001.MOV, as iPhones write them).
     static func sibling(of still: URL) -> URL? {
-        var stem = still.deletingPathExtension()
-        if stem.pathExtension.uppercased() == "MP" { stem = stem.deletingPathExtension() }
-        for ext in ["mov", "MOV", "mp4", "MP4"] {
-            let candidate = stem.appendingPathExtension(ext)
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        }
-        return nil
+        let folder = still.deletingLastPathComponent()
+        return LivePhotoMovies(folder: folder).movie(for: still.lastPathComponent).map { folder.appendingPathComponent($0) }
     }
 
     private static func presentationTimestamp(in xmp: String) -> Int64? {
