@@ -3,15 +3,19 @@ import MatteboxRuntime
 
 /// What a writer may put where: an output never replaces an input (named by
 /// its identity, so a link or another route to the same file is caught), and
-/// an existing file is replaced only when Mattebox wrote it there itself (the
-/// output folder's manifest says so) or the user said `--overwrite`;
-/// `--no-clobber` skips photos whose outputs exist.
+/// an existing file is replaced only when Mattebox wrote it there itself and
+/// nobody changed it since (the output folder's manifest says so). `--overwrite`
+/// also replaces earlier outputs the user changed; a file the manifest does not
+/// list (another photo, such as the original `a.heic` beside `a.jpg`) only with
+/// `--replace-other-files`. `--no-clobber` skips photos whose outputs exist.
 public struct OutputSafety: Sendable, Codable {
     public enum ExistingFiles: String, Sendable, Codable {
         /// Fail the photo, naming the file (the default).
         case refuse
-        /// Replace it (`--overwrite`).
+        /// Replace earlier outputs, even those changed since (`--overwrite`); still refuse unlisted files.
         case overwrite
+        /// Replace any file but an input (`--replace-other-files`; single-file commands' `--overwrite`).
+        case replaceAny
         /// Leave it and skip the photo (`-n`, `--no-clobber`).
         case skip
     }
@@ -26,12 +30,13 @@ public struct OutputSafety: Sendable, Codable {
     }
 
     /// Throws unless `destination` may be written for a photo read from
-    /// `source`; `isMattebox` says whether an existing file is one Mattebox
-    /// recorded writing there; `options` names the command's flags in the refusal.
+    /// `source`; `ownership` says whose an existing file is (the manifest's
+    /// word); `replacing` names the flag that replaces someone else's file and
+    /// `options` the command's other choices, in the refusal.
     public func check(
-        _ destination: URL, source: URL?,
-        options: String = "--overwrite replaces it, -n/--no-clobber skips photos whose outputs exist",
-        isMattebox: (URL) -> Bool
+        _ destination: URL, source: URL?, replacing: String = "--replace-other-files",
+        options: String = "-n/--no-clobber skips photos whose outputs exist; or choose another output folder with -o",
+        ownership: (URL) -> ResumeManifest.Ownership
     ) throws {
         guard let existing = FileIdentity(destination) else { return }
         if inputs.contains(existing) || source.flatMap(FileIdentity.init) == existing {
@@ -43,14 +48,20 @@ public struct OutputSafety: Sendable, Codable {
         if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw MatteboxError("\(destination.path) is a folder; the output cannot be written there")
         }
-        switch existingFiles {
-        case .overwrite:
+        switch (existingFiles, ownership(destination)) {
+        case (.replaceAny, _), (.overwrite, .mattebox), (.overwrite, .changedSinceWritten), (.refuse, .mattebox):
             return
-        case .skip:
+        case (.skip, _):
             throw OutputExists(path: destination.path)
-        case .refuse:
-            guard !isMattebox(destination) else { return }
-            throw MatteboxError("\(destination.path) already exists and Mattebox did not write it", hint: options)
+        case (.refuse, .changedSinceWritten):
+            throw MatteboxError(
+                "\(destination.path) was changed since Mattebox wrote it, so it is yours now and is kept",
+                hint: "--overwrite replaces it; " + options)
+        case (.refuse, .unlisted), (.overwrite, .unlisted):
+            throw MatteboxError(
+                "\(destination.path) already exists and Mattebox did not write it, so it is kept"
+                    + (existingFiles == .overwrite ? " (--overwrite replaces only files Mattebox wrote)" : ""),
+                hint: "\(replacing) replaces it; " + options)
         }
     }
 }

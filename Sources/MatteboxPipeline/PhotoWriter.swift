@@ -79,17 +79,34 @@ public struct PhotoWriter: Sendable {
         // Every file this photo would write is checked before any is written.
         let auxiliary = writeAuxiliaryPNGs ? photo.auxiliary.keys.sorted() : []
         for url in [destination] + auxiliary.map({ auxiliaryURL(stem: stem, role: $0) }) {
-            try safety.check(url, source: photo.source) { manifest?.records($0) ?? false }
+            try safety.check(url, source: photo.source, ownership: ownership)
         }
         if let companion {
-            try safety.check(companion.destination, source: companion.source) { manifest?.records($0) ?? false }
+            try safety.check(companion.destination, source: companion.source, ownership: ownership)
         }
         let encoded = try ImageEncoder.encode(
             photo, as: format, quality: request.quality ?? quality ?? format.defaultQuality, heif: heif, notes: &notes)
-        try AtomicFile.write(encoded, to: destination)
+        try put(encoded, at: destination)
         let auxiliaryFiles = try writeAuxiliaryImages(auxiliary, of: photo, stem: stem)
-        if let companion { try AtomicFile.write(try Data(contentsOf: companion.source), to: companion.destination) }
+        if let companion { try put(try Data(contentsOf: companion.source), at: companion.destination) }
         return Written(output: destination, auxiliary: auxiliaryFiles, movie: companion?.destination, notes: notes)
+    }
+
+    /// Whose an existing file is: without a manifest (capture, the app) nothing there is Mattebox's.
+    private func ownership(_ url: URL) -> ResumeManifest.Ownership {
+        manifest?.ownership(of: url) ?? .unlisted
+    }
+
+    /// Records the file in the manifest, then writes it atomically: a file
+    /// Mattebox put in place is always one the manifest knows. A manifest that
+    /// cannot be written (a full disk) fails the photo before anything is written.
+    private func put(_ data: Data, at url: URL) throws {
+        do {
+            try manifest?.recordWriting(data, at: url)
+        } catch {
+            throw MatteboxError("\(error); \(url.lastPathComponent) was not written, so --resume will do this photo again")
+        }
+        try AtomicFile.write(data, to: url)
     }
 
     private func auxiliaryURL(stem: String, role: ImageRole) -> URL {
@@ -108,7 +125,7 @@ public struct PhotoWriter: Sendable {
             } else {
                 png = try ImageEncoder.encode(image, as: .png)
             }
-            try AtomicFile.write(png, to: url)
+            try put(png, at: url)
             return url
         }
     }

@@ -47,6 +47,8 @@ public final class CameraApp: Sendable {
     public let policy: AccessPolicy
     /// The auxiliary images the pipeline makes (the page hides toggles for the rest).
     let deliverableRoles: Set<ImageRole>
+    /// The pipeline photos go through, to refuse settings it would not honour (a format its HEIF stage overrides).
+    let pipeline: ValidatedPipeline?
     /// Cameras with UVC's region of interest (tap to focus), asked once at start.
     let tapToFocusCameras: Set<String>
 
@@ -60,6 +62,7 @@ public final class CameraApp: Sendable {
         let delivery = try CaptureService.makeDelivery(
             pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: library.folder, format: nil))
         deliverableRoles = Set(delivery.runner?.pipeline.stages.flatMap { $0.plugin.outputs.map(\.role) } ?? [])
+        self.pipeline = delivery.runner?.pipeline
         session = try CaptureSession(
             cameras: cameras, camera: camera, delivery: delivery, movieOutput: MovieFileOutput(directory: library.folder),
             pressureMonitor: pressureMonitor)

@@ -3,6 +3,7 @@ import Hummingbird
 import MatteboxCapture
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxPipeline
 import MatteboxRuntime
 
 extension CameraApp {
@@ -218,7 +219,11 @@ extension CameraApp {
                 depth: deliverableRoles.contains(.depth) || deliverableRoles.contains(.disparity),
                 portraitMatte: deliverableRoles.contains(.portraitMatte),
                 semanticMattes: Self.semanticRoles.filter(deliverableRoles.contains).map(\.rawValue)),
-            formats: ["auto"] + ImageContainers.writable.map(\.name),
+            // Only what the pipeline honours: a HEIF stage leaves heic alone.
+            formats: ["auto"] + ImageContainers.writable.map(\.name).filter { name in
+                guard let format = OutputFormat(rawValue: name), let pipeline else { return true }
+                return (try? pipeline.checkOutputFormat(format)) != nil
+            },
             preview: preview.counters, livePhotos: await session.isLivePhotoCaptureEnabled,
             livePhotoPreRollBytes: await session.livePhotoPreRollBytes)
     }
@@ -238,6 +243,8 @@ extension CameraApp {
             guard let parsed = OutputFormat(rawValue: name) else {
                 throw MatteboxError("format is auto or one of \(ImageContainers.writableNames), not \(name)")
             }
+            // As the CLI does: a format the pipeline's HEIF stage would override is refused, naming the stage.
+            try pipeline?.checkOutputFormat(parsed)
             format = parsed.rawValue
         }
         var settings = PhotoSettings(

@@ -69,11 +69,50 @@ import Testing
         let skipped = mattebox("process", input.path, "-o", out.path, "-n")
         #expect(skipped.status == 0 && skipped.output.contains("1 skipped (output exists)"), "\(skipped.output)")
         #expect(try String(contentsOf: theirs, encoding: .utf8) == "someone else's file")
-        let replaced = mattebox("process", input.path, "-o", out.path, "--overwrite")
+        // --overwrite replaces only what Mattebox wrote: a file it did not write needs its own option.
+        let overwrite = mattebox("process", input.path, "-o", out.path, "--overwrite")
+        #expect(overwrite.status == 1 && overwrite.output.contains("--replace-other-files"), "\(overwrite.output)")
+        #expect(try String(contentsOf: theirs, encoding: .utf8) == "someone else's file")
+        let replaced = mattebox("process", input.path, "-o", out.path, "--replace-other-files")
         #expect(replaced.status == 0, "\(replaced.output)")
         #expect(try Data(contentsOf: theirs).starts(with: [0xFF, 0xD8]))
         // Now the manifest says Mattebox wrote it: a plain rerun may replace it.
         #expect(mattebox("process", input.path, "-o", out.path).status == 0)
+    }
+
+    /// Found: a user re-saved an output in another program, and the next run silently replaced the edit.
+    @Test func anOutputTheUserChangedIsTheirsUntilOverwriteIsGiven() throws {
+        let input = try photo()
+        let out = folder.appendingPathComponent("edited")
+        #expect(mattebox("process", input.path, "-o", out.path).status == 0)
+        let output = out.appendingPathComponent("p.jpg")
+        var edited = try Data(contentsOf: output)
+        edited.append(contentsOf: Array("edited in another program".utf8))  // after EOI: still a JPEG, other bytes
+        try edited.write(to: output)
+        let rerun = mattebox("process", input.path, "-o", out.path)
+        #expect(rerun.status == 1, "\(rerun.output)")
+        #expect(rerun.output.contains("\(output.path) was changed since Mattebox wrote it"), "\(rerun.output)")
+        #expect(try Data(contentsOf: output) == edited)
+        // --resume and -n keep it too; --overwrite replaces it.
+        #expect(mattebox("process", input.path, "-o", out.path, "-n").status == 0)
+        #expect(try Data(contentsOf: output) == edited)
+        let replaced = mattebox("process", input.path, "-o", out.path, "--overwrite")
+        #expect(replaced.status == 0, "\(replaced.output)")
+        #expect(try Data(contentsOf: output) != edited)
+        // The replacement is Mattebox's again: a plain rerun may write it.
+        #expect(mattebox("process", input.path, "-o", out.path).status == 0)
+    }
+
+    /// Found: `process a.jpg -o . --format heic --overwrite` replaced an unrelated original `a.heic` beside it.
+    @Test func overwriteNeverReplacesAnotherPhotoMatteboxDidNotWrite() throws {
+        let input = try photo("a.jpg")
+        let original = folder.appendingPathComponent("a.heic")
+        let before = Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+        try before.write(to: original)
+        let run = mattebox("process", input.path, "-o", folder.path, "--format", "heic", "--overwrite")
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("\(original.path) already exists and Mattebox did not write it"), "\(run.output)")
+        #expect(try Data(contentsOf: original) == before)
     }
 
     @Test func whatAFormatCannotHoldIsANoteAndAConflictIsAnError() throws {

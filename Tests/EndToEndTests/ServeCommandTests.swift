@@ -36,6 +36,19 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: app.library.appendingPathComponent(".mattebox/library.json").path))
     }
 
+    /// Found: with a pipeline whose HEIF stage decides the format, a JPEG asked for by the page came out as HEIC.
+    @Test func theAppHonoursTheFormatOrRefusesItNamingTheStage() throws {
+        let app = try ServedApp(pipeline: "heif-package")
+        let offered = try app.send("GET", "/api/status").json["formats"] as? [String]
+        #expect(offered == ["auto", "heic"], "the page offers only what the pipeline honours: \(offered ?? [])")
+        let refused = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg"}"#, token: true)
+        let message = String(decoding: refused.body, as: UTF8.self)
+        #expect(refused.status == 400 && message.contains("org.mattebox.heif"), "\(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: app.library.path).filter { !$0.hasPrefix(".") }.isEmpty)
+        let heic = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"heic"}"#, token: true)
+        #expect(heic.status == 200 && (heic.json["id"] as? String)?.hasSuffix(".heic") == true, "\(String(decoding: heic.body, as: UTF8.self))")
+    }
+
     @Test func theAppRecordsMoviesAndTakesLivePhotos() throws {
         let app = try ServedApp()
         let early = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg","live":true}"#, token: true)

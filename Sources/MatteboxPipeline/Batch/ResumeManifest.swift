@@ -3,12 +3,17 @@ import MatteboxCore
 import MatteboxRuntime
 import Synchronization
 
-/// The record `--resume` trusts: one JSON line per finished photo in the output
-/// folder, saying which input content and which pipeline made which outputs.
-/// A line is appended (and flushed) only after the photo's outputs were renamed
-/// into place, so a killed run leaves either a complete entry or none; a torn
-/// last line is ignored. Each shard writes its own file, so shards sharing an
-/// output folder never write to the same file.
+/// The record `--resume` and the output safety rules trust, in JSON lines in
+/// the output folder. Two kinds of line:
+/// - a *written* line for every file, appended (and flushed) before the file is
+///   renamed into place: its path, size and SHA-256. A file is Mattebox's only
+///   while its content is one Mattebox wrote there; once the user changes it,
+///   it is theirs.
+/// - an *entry* per finished photo, appended after its outputs are in place:
+///   which input content and which pipeline made which outputs.
+/// A killed run leaves either a complete line or none; a torn last line is
+/// ignored. Each shard writes its own file, so shards sharing an output folder
+/// never write to the same file.
 public final class ResumeManifest: Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public var stem: String
@@ -25,6 +30,24 @@ public final class ResumeManifest: Sendable {
         }
     }
 
+    /// A file Mattebox put in the output folder, as it was when written.
+    public struct WrittenFile: Codable, Sendable, Equatable {
+        /// The path relative to the output folder.
+        public var written: String
+        public var size: Int
+        public var sha256: String
+    }
+
+    /// Whose an existing file in the output folder is.
+    public enum Ownership: Sendable, Equatable {
+        /// Mattebox wrote it, and it still holds what was written.
+        case mattebox
+        /// Mattebox wrote it, and it was changed since: it is the user's now.
+        case changedSinceWritten
+        /// The manifest does not list it: someone else's file.
+        case unlisted
+    }
+
     public static let filePrefix = ".mattebox-manifest"
     private let outputDirectory: URL
     /// The output folder the manifest describes; entries name outputs relative to it.
@@ -32,6 +55,8 @@ public final class ResumeManifest: Sendable {
     private let file: URL
     /// Entries by stem; appends to the file happen under the same lock.
     private let entries = Mutex<[String: Entry]>([:])
+    /// What each written file held, by relative path: every version Mattebox wrote there.
+    private let writtenFiles = Mutex<[String: [WrittenFile]]>([:])
 
     /// Reads every manifest in `outputDirectory` (all shards' files).
     public init(outputDirectory: URL, shard: BatchShard?) {
@@ -43,7 +68,9 @@ public final class ResumeManifest: Sendable {
             guard let text = try? String(contentsOf: outputDirectory.appendingPathComponent(name), encoding: .utf8)
             else { continue }
             for line in text.split(separator: "\n") {
-                if let entry = try? JSONDecoder().decode(Entry.self, from: Data(line.utf8)) {
+                if let written = try? JSONDecoder().decode(WrittenFile.self, from: Data(line.utf8)) {
+                    writtenFiles.withLock { $0[written.written, default: []].append(written) }
+                } else if let entry = try? JSONDecoder().decode(Entry.self, from: Data(line.utf8)) {
                     entries.withLock { $0[entry.stem] = entry }
                 }
             }
@@ -60,25 +87,57 @@ public final class ResumeManifest: Sendable {
         let complete = entry.outputs.allSatisfy { relative in
             let attributes = try? FileManager.default.attributesOfItem(
                 atPath: outputDirectory.appendingPathComponent(relative).path)
-            return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) > 0
+            let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+            // A file cut short or replaced since it was written is not done (sizes are cheap to compare).
+            let sizes = writtenFiles.withLock { $0[relative]?.map(\.size) }
+            return size > 0 && (sizes.map { $0.contains(size) } ?? true)
         }
         return complete ? entry : nil
     }
 
-    /// True when an entry lists `url` among its outputs: Mattebox wrote it there.
-    public func records(_ url: URL) -> Bool {
+    /// Whose the file at `url` is: Mattebox's while its content is one
+    /// Mattebox wrote there (hashed only when the manifest has a record of it);
+    /// files listed by older manifests, which recorded names only, count as Mattebox's.
+    public func ownership(of url: URL) -> Ownership {
+        guard let relative = relativePath(url) else { return .unlisted }
+        if let versions = writtenFiles.withLock({ $0[relative] }) {
+            let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue
+            guard let size, versions.contains(where: { $0.size == size }),
+                let digest = try? ContentHash.sha256(fileAt: url), versions.contains(where: { $0.sha256 == digest })
+            else { return .changedSinceWritten }
+            return .mattebox
+        }
+        let listed = entries.withLock { $0.values.contains { $0.outputs.contains(relative) } }
+        return listed ? .mattebox : .unlisted
+    }
+
+    /// Records that `data` is about to be written at `url` (before the file
+    /// is renamed into place, so a file Mattebox put there is always listed).
+    public func recordWriting(_ data: Data, at url: URL) throws {
+        guard let relative = relativePath(url) else { return }
+        let written = WrittenFile(written: relative, size: data.count, sha256: ContentHash.sha256(data))
+        try append(try JSONEncoder().encode(written))
+        writtenFiles.withLock { $0[relative, default: []].append(written) }
+    }
+
+    private func relativePath(_ url: URL) -> String? {
         let root = outputDirectory.path.hasSuffix("/") ? outputDirectory.path : outputDirectory.path + "/"
         let path = url.standardizedFileURL.path
-        guard path.hasPrefix(root) else { return false }
-        let relative = String(path.dropFirst(root.count))
-        return entries.withLock { $0.values.contains { $0.outputs.contains(relative) } }
+        guard path.hasPrefix(root) else { return nil }
+        return String(path.dropFirst(root.count))
     }
 
     /// Appends an entry and flushes it to disk.
     public func record(_ entry: Entry) throws {
-        var line = try JSONEncoder().encode(entry)
+        try append(try JSONEncoder().encode(entry))
+        entries.withLock { $0[entry.stem] = entry }
+    }
+
+    /// One line, appended with one write and flushed, under the lock.
+    private func append(_ json: Data) throws {
+        var line = json
         line.append(0x0A)
-        try entries.withLock { entries in
+        try entries.withLock { _ in
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
             let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
@@ -89,7 +148,6 @@ public final class ResumeManifest: Sendable {
             guard written == line.count, fsync(descriptor) == 0 else {
                 throw MatteboxError("cannot append to \(file.path): \(String(cString: strerror(errno)))")
             }
-            entries[entry.stem] = entry
         }
     }
 }

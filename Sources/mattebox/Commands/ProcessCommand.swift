@@ -53,8 +53,10 @@ struct ProcessCommand: ParsableCommand {
     var timeout: Double = 600
     @Flag(help: "Do not attach NAME.<role>.png|pfm|tif files beside NAME.jpg as its auxiliary images; process them as photos.")
     var noSidecars = false
-    @Flag(help: "Replace existing files in the output folder that Mattebox did not write there (never an input).")
+    @Flag(help: "Replace earlier outputs in the output folder, also those changed since Mattebox wrote them (by default a file changed since is yours and is kept). Files Mattebox did not write are still kept.")
     var overwrite = false
+    @Flag(help: "Replace any existing file an output is named as, also files Mattebox did not write (another photo with the output's name); never an input.")
+    var replaceOtherFiles = false
     @Flag(name: [.customShort("n"), .customLong("no-clobber")], help: "Skip photos whose output file already exists.")
     var noClobber = false
     @Flag(help: "Print per-stage timings for every photo.") var timings = false
@@ -67,7 +69,9 @@ struct ProcessCommand: ParsableCommand {
     var ignorePressure = false
 
     func validate() throws {
-        guard !(overwrite && noClobber) else { throw ValidationError("choose one of --overwrite and --no-clobber") }
+        guard !((overwrite || replaceOtherFiles) && noClobber) else {
+            throw ValidationError("choose one of --overwrite (or --replace-other-files) and --no-clobber")
+        }
     }
 
     func run() throws {
@@ -109,7 +113,7 @@ struct ProcessCommand: ParsableCommand {
         }
         let inputs = selectedShard.map { shard in all.filter(shard.includes) } ?? all
         options.safety = OutputSafety(
-            existingFiles: overwrite ? .overwrite : noClobber ? .skip : .refuse,
+            existingFiles: replaceOtherFiles ? .replaceAny : overwrite ? .overwrite : noClobber ? .skip : .refuse,
             inputs: Set(all.compactMap { FileIdentity($0.url) }))
         try BatchInputs.refuseOutputsOverInputs(inputs, options: options)
 

@@ -33,8 +33,8 @@ enum OutputPath {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw MatteboxError("the folder \(folder.path) does not exist", hint: "create it first with mkdir -p")
         }
-        let safety = OutputSafety(existingFiles: overwrite ? .overwrite : .refuse, inputs: Set(inputs.compactMap(FileIdentity.init)))
-        try safety.check(url, source: nil, options: "--overwrite replaces it") { _ in false }
+        let safety = OutputSafety(existingFiles: overwrite ? .replaceAny : .refuse, inputs: Set(inputs.compactMap(FileIdentity.init)))
+        try safety.check(url, source: nil, replacing: "--overwrite", options: "or give another output name") { _ in .unlisted }
         return .file(url)
     }
 

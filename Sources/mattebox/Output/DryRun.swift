@@ -37,7 +37,7 @@ struct DryRun {
                 _ = try ImageContainers.reader(for: input.url)
                 for format in options.format.map({ [$0] }) ?? [.jpeg, .heic] {
                     let candidate = options.outputDirectory.appendingPathComponent("\(input.stem).\(format.fileExtension)")
-                    try options.safety.check(candidate, source: input.url) { manifest.records($0) }
+                    try options.safety.check(candidate, source: input.url, ownership: manifest.ownership)
                 }
                 entries.append(Entry(input: input.url.path, action: .process, output: output.path, reason: nil))
             } catch let exists as OutputExists {
