@@ -140,7 +140,7 @@ samples: deps
 ## the cameras example, man pages (when `make man` ran) and bash/zsh/fish completions.
 INSTALL_BIN ?= $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
-PLUGINS = Orientation Mirroring HEIFPackaging Depth PortraitMatte SemanticMattes
+PLUGINS = Orientation Mirroring HEIFPackaging Depth PortraitMatte SemanticMattes PortraitEffect
 install:
 	@test -x "$(INSTALL_BIN)/mattebox" || { echo "install: no build in $(INSTALL_BIN); run 'make' first (make install neither builds nor installs packages)"; exit 1; }
 	@command -v patchelf >/dev/null || { echo "install: needs patchelf (Debian package patchelf; 'make deps' installs it)"; exit 1; }

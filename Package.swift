@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "MatteboxDepth", type: .dynamic, targets: ["MatteboxDepth"]),
         .library(name: "MatteboxPortraitMatte", type: .dynamic, targets: ["MatteboxPortraitMatte"]),
         .library(name: "MatteboxSemanticMattes", type: .dynamic, targets: ["MatteboxSemanticMattes"]),
+        .library(name: "MatteboxPortraitEffect", type: .dynamic, targets: ["MatteboxPortraitEffect"]),
         // OpenCV behind the vision C API, loaded by the host on demand.
         .library(name: "MatteboxCVision", type: .dynamic, targets: ["CVision"]),
         // Sample third-party plugins: one in plain C, one in Swift.
@@ -53,7 +54,7 @@ let package = Package(
             name: "CVision",
             dependencies: ["CVisionAPI"],
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
-            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc", "opencv_dnn"]
+            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc", "opencv_dnn"]
                 .map { .linkedLibrary($0) }),
 
         .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], linkerSettings: [.linkedLibrary("dl")]),
@@ -142,6 +143,8 @@ let package = Package(
             name: "MatteboxPortraitMatte", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/PortraitMatte"),
         .target(
             name: "MatteboxSemanticMattes", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/SemanticMattes"),
+        .target(
+            name: "MatteboxPortraitEffect", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/PortraitEffect"),
         .target(
             name: "MatteboxSampleInvert", dependencies: ["CMatteboxPluginABI"], path: "Samples/plugins/c-invert",
             publicHeadersPath: "."),

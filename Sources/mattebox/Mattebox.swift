@@ -20,7 +20,7 @@ struct Mattebox: ParsableCommand {
             `mattebox --version` lists the versions of Mattebox, the plugin ABI and the libraries.
             """,
         subcommands: [
-            ProcessCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
+            ProcessCommand.self, RenderCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
             EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self, DevicesCommand.self, CaptureCommand.self,
             RecordCommand.self,            ControlsCommand.self, ServeCommand.self, ThermalCommand.self, ModelsCommand.self, WorkerCommand.self,
         ])

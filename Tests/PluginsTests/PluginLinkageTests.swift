@@ -8,7 +8,7 @@ import Testing
 /// symbol of a host module carries a private copy of it, which is the habit a
 /// newcomer copying these plugins must not learn.
 @Suite struct PluginLinkageTests {
-    static let builtIn = ["Orientation", "Mirroring", "HEIFPackaging", "Depth", "PortraitMatte", "SemanticMattes"]
+    static let builtIn = ["Orientation", "Mirroring", "HEIFPackaging", "Depth", "PortraitMatte", "SemanticMattes", "PortraitEffect"]
     /// Host modules, as Swift mangles their names (length-prefixed).
     static let hostModules = [
         "MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPipeline",

@@ -183,6 +183,56 @@ int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *o
                         const mbx_cv_model_options *model, mbx_cv_model_output *outputs, int output_count,
                         mbx_cv_error *error);
 
+/* ---- Portrait effects: depth of field, background replacement, cut-outs ---- */
+
+#define MBX_CV_BACKGROUND_BLUR 0
+#define MBX_CV_BACKGROUND_COLOUR 1
+#define MBX_CV_BACKGROUND_IMAGE 2
+#define MBX_CV_BACKGROUND_TRANSPARENT 3
+
+#define MBX_CV_FOCUS_SUBJECT 0 /* the face, else the matte, else the near region of the depth */
+#define MBX_CV_FOCUS_POINT 1   /* focus_x, focus_y */
+
+/* Where the focus was taken from (mbx_cv_portrait_effect_result.focus_from). */
+#define MBX_CV_FOCUSED_ON_POINT 0
+#define MBX_CV_FOCUSED_ON_FACE 1
+#define MBX_CV_FOCUSED_ON_MATTE 2
+#define MBX_CV_FOCUSED_ON_NEAR_REGION 3
+
+typedef struct mbx_cv_portrait_effect_options {
+    double aperture;        /* f-number, 1.4...16: f/16 renders no blur, f/1.4 the most */
+    double max_blur;        /* blur radius at f/1.4 across the whole depth range, as a share of the long side */
+    double highlights;      /* 0: off; up to 1: bright points bloom into bokeh balls (blurred in power 1 + 3h) */
+    int focus;              /* MBX_CV_FOCUS_* */
+    double focus_x, focus_y; /* 0...1 across the upright photo, for MBX_CV_FOCUS_POINT */
+    mbx_cv_rect face;       /* the face in stored pixels (width 0: none), for MBX_CV_FOCUS_SUBJECT */
+    int orientation;        /* EXIF orientation of the stored pixels, 1..8 */
+    int depth_is_distance;  /* 1: `disparity` holds distances (metres), turned into 1/distance */
+    int background;         /* MBX_CV_BACKGROUND_* */
+    float colour[3];        /* RGB 0...1, for MBX_CV_BACKGROUND_COLOUR */
+    const char *background_path; /* an image file (JPEG, PNG, ...; turned upright by its EXIF), scaled to
+                                    cover the photo, for MBX_CV_BACKGROUND_IMAGE */
+} mbx_cv_portrait_effect_options;
+
+typedef struct mbx_cv_portrait_effect_result {
+    double focus_disparity; /* the focal plane on the 0...1 disparity scale (0 farthest, 1 nearest) */
+    double max_radius;      /* blur radius in pixels for a disparity difference of 1 at this aperture */
+    int focus_from;         /* MBX_CV_FOCUSED_ON_* */
+    double seconds;         /* time spent rendering */
+} mbx_cv_portrait_effect_result;
+
+/* Renders a portrait effect into `output` (same size, channels and format as
+ * `image`; it may be the same memory). `matte` (the subject, 255 = subject,
+ * any size) and `disparity` (larger = nearer, any size; or distances with
+ * depth_is_distance) may each be NULL, not both. With depth the blur radius
+ * follows |disparity - focus| (disparity scaled to 0...1 between its 1st and
+ * 99th percentiles); with a matte alone the subject is the focal plane and the
+ * rest lies at the far end. `alpha` (may be NULL) receives the subject's
+ * matte at the image's size, for MBX_CV_BACKGROUND_TRANSPARENT. */
+int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_image *matte, const mbx_cv_image *disparity,
+                           const mbx_cv_portrait_effect_options *options, mbx_cv_image *output, mbx_cv_plane *alpha,
+                           mbx_cv_portrait_effect_result *result, mbx_cv_error *error);
+
 #ifdef __cplusplus
 }
 #endif

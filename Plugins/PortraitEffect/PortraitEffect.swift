@@ -1,0 +1,251 @@
+import Foundation
+import MatteboxPluginSDK
+import MatteboxVisionPluginKit
+
+/// What the mattes and the depth are for: a portrait effect rendered from
+/// them, as Photos' Depth Control does after capture — the background blurred
+/// like a wide lens (aperture and focus set now, not when shooting), replaced
+/// by a colour or an image, or cut away to transparency. The rendering is in
+/// the vision library (`portrait_effect.cpp`); this stage chooses the depth
+/// and the focus and says in the photo's notes which it used.
+final class PortraitEffect: PhotoProcessor {
+    static let alphaRole = "org.mpeg.alpha"
+    /// What describes the photo as it was shot, and not the rendered pixels.
+    static let sceneRoles = [
+        MBX_ROLE_DEPTH, MBX_ROLE_DISPARITY, MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE,
+        MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE, MBX_ROLE_SKY_MATTE,
+    ]
+
+    static let description = ProcessorDescription(
+        id: "org.mattebox.portrait-effect", name: "Portrait effect",
+        summary: "Depth of field set after capture (aperture, focus), background replacement and cut-outs, from the portrait matte and depth",
+        vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
+        inputs: [
+            Port(role: MBX_ROLE_PRIMARY, description: "the photo; rendered in place"),
+            Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "the subject, kept sharp (a portrait-matte stage makes one)"),
+            Port(role: MBX_ROLE_DISPARITY, optional: true, description: "measured disparity (iPhone, stereo): the blur follows it"),
+            Port(role: MBX_ROLE_DEPTH, optional: true, description: "measured depth in metres, used as 1/depth when there is no disparity"),
+        ],
+        outputs: [
+            Port(role: alphaRole, optional: true, description: "background transparent: the subject's alpha (PNG RGBA, HEIC alpha item)")
+        ],
+        parameters: [
+            Parameter(
+                "aperture", .double(default: 4.5, range: 1.4...16),
+                description: "f-number as in Photos' Depth Control: f/1.4 blurs most, f/16 not at all (blur follows 1/N)"),
+            Parameter(
+                "focus", .string(default: "subject"),
+                description: "subject (the matte's subject; with depth alone the face, else the nearest large region) or x,y in 0-1 of the upright photo"),
+            Parameter(
+                "background", .string(default: "blur"),
+                description: "blur, colour:#RRGGBB, image:PATH (scaled to cover the photo) or transparent (a cut-out with alpha)"),
+            Parameter(
+                "highlights", .double(default: 0.5, range: 0...1),
+                description: "how much bright points bloom into bokeh balls; 0 turns it off"),
+            Parameter(
+                "max-blur", .double(default: 0.03, range: 0.001...0.2),
+                description: "blur radius at f/1.4 between the nearest and farthest depth, as a share of the long side"),
+            Parameter(
+                "keep-auxiliary", .bool(default: false),
+                description: "keep depth and mattes with the rendered photo (by default they are removed, as they describe the unrendered one)"),
+        ] + VisionParameters.common.filter { $0.key == "cascades" || $0.key == "faces" })
+
+    private let aperture: Double
+    private let focusPoint: (x: Double, y: Double)?
+    private let background: Background
+    private let highlights: Double
+    private let maxBlur: Double
+    private let keepAuxiliary: Bool
+    private let cascades: String
+    private let faces: String
+
+    enum Background {
+        case blur, transparent
+        case colour(Float, Float, Float)
+        case image(String)
+    }
+
+    init(parameters: PluginParameters) throws {
+        aperture = try parameters.double("aperture")
+        highlights = try parameters.double("highlights")
+        maxBlur = try parameters.double("max-blur")
+        keepAuxiliary = try parameters.bool("keep-auxiliary")
+        cascades = try parameters.string("cascades")
+        faces = try parameters.string("faces")
+        let focus = try parameters.string("focus")
+        if focus == "subject" {
+            focusPoint = nil
+        } else {
+            let parts = focus.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else {
+                throw PluginError("focus is subject or x,y with both in 0-1 (e.g. 0.5,0.4), not \(focus)", status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            focusPoint = (parts[0], parts[1])
+        }
+        background = try Self.background(try parameters.string("background"))
+    }
+
+    static func background(_ text: String) throws -> Background {
+        let lower = text.lowercased()
+        if lower == "blur" { return .blur }
+        if lower == "transparent" { return .transparent }
+        if lower.hasPrefix("colour:") || lower.hasPrefix("color:") {
+            let hex = lower.split(separator: ":", maxSplits: 1)[1].drop { $0 == "#" }
+            guard hex.count == 6, let value = UInt32(hex, radix: 16) else {
+                throw PluginError("background colour is colour:#RRGGBB, not \(text)", status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            return .colour(Float((value >> 16) & 0xFF) / 255, Float((value >> 8) & 0xFF) / 255, Float(value & 0xFF) / 255)
+        }
+        if lower.hasPrefix("image:") {
+            let path = String(text.dropFirst("image:".count))
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw PluginError("background image \(path) cannot be read", status: MBX_ERR_INVALID_ARGUMENT)
+            }
+            return .image(path)
+        }
+        throw PluginError("background is blur, colour:#RRGGBB, image:PATH or transparent, not \(text)", status: MBX_ERR_INVALID_ARGUMENT)
+    }
+
+    func process(_ photo: PluginPhoto) throws {
+        guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
+        let matte = photo.image(MBX_ROLE_PORTRAIT_MATTE)
+        let disparity = photo.image(MBX_ROLE_DISPARITY)
+        let depth = disparity == nil ? photo.image(MBX_ROLE_DEPTH) : nil
+        let measured = disparity ?? depth
+        let depthSource: String
+        switch (disparity != nil, depth != nil, matte != nil) {
+        case (true, _, _): depthSource = "the photo's own disparity (measured)"
+        case (_, true, _): depthSource = "the photo's own depth (measured, used as 1/depth)"
+        case (_, _, true):
+            depthSource = "a layered estimate from the portrait matte (subject on the focal plane, the rest behind it; not written as depth)"
+        default:
+            try photo.setString(
+                "note.portraitEffect",
+                "unchanged: the photo has neither depth nor a portrait matte (add a portrait-matte stage, or attach depth with --aux)")
+            photo.log("no depth and no portrait matte: photo unchanged", level: mbx_log_level(MBX_LOG_WARNING))
+            return
+        }
+        if case .transparent = background, matte == nil {
+            throw PluginError("background transparent needs a portrait matte: add a portrait-matte stage first", status: MBX_ERR_NOT_FOUND)
+        }
+        if case .image = background, matte == nil, depth == nil, disparity == nil {
+            throw PluginError("background replacement needs a portrait matte or depth", status: MBX_ERR_NOT_FOUND)
+        }
+
+        var options = mbx_cv_portrait_effect_options()
+        options.aperture = aperture
+        options.max_blur = maxBlur
+        options.highlights = highlights
+        options.orientation = Int32(photo.int(MBX_META_ORIENTATION) ?? 1)
+        options.depth_is_distance = depth != nil ? 1 : 0
+        if let focusPoint {
+            options.focus = MBX_CV_FOCUS_POINT
+            (options.focus_x, options.focus_y) = focusPoint
+        } else {
+            options.focus = MBX_CV_FOCUS_SUBJECT
+            if matte == nil, measured != nil, let face = try findFace(primary, orientation: options.orientation) {
+                options.face = face
+            }
+        }
+        var imagePath = ""
+        switch background {
+        case .blur: options.background = MBX_CV_BACKGROUND_BLUR
+        case .transparent: options.background = MBX_CV_BACKGROUND_TRANSPARENT
+        case .colour(let r, let g, let b):
+            options.background = MBX_CV_BACKGROUND_COLOUR
+            options.colour = (r, g, b)
+        case .image(let path):
+            options.background = MBX_CV_BACKGROUND_IMAGE
+            imagePath = path
+        }
+
+        var alphaPlane = mbx_cv_plane()
+        if case .transparent = background {
+            let alpha = try photo.createImage(
+                Self.alphaRole, width: primary.width, height: primary.height, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8))
+            alphaPlane = alpha.visionPlane
+        }
+        var view = primary.visionImage
+        var output = primary.visionImage
+        var matteView = matte?.visionImage
+        var depthView = measured?.visionImage
+        var result = mbx_cv_portrait_effect_result()
+        var error = mbx_cv_error()
+        let status = imagePath.withCString { path -> Int32 in
+            options.background_path = imagePath.isEmpty ? nil : path
+            return withOptionalPointer(&matteView) { mattePointer in
+                withOptionalPointer(&depthView) { depthPointer in
+                    mbx_cv_portrait_effect(&view, mattePointer, depthPointer, &options, &output, &alphaPlane, &result, &error)
+                }
+            }
+        }
+        guard status == 0 else { throw PluginError("portrait effect: \(error.text)") }
+
+        let focusFrom: String
+        switch result.focus_from {
+        case MBX_CV_FOCUSED_ON_POINT: focusFrom = String(format: "the point %.2f,%.2f", options.focus_x, options.focus_y)
+        case MBX_CV_FOCUSED_ON_FACE: focusFrom = "the face"
+        case MBX_CV_FOCUSED_ON_MATTE: focusFrom = "the portrait matte's subject"
+        default: focusFrom = "the nearest large region of the depth (no matte, no face)"
+        }
+        try photo.setString(
+            "note.portraitEffect",
+            String(format: "%@ at f/%.1f, focused on %@ (disparity %.2f of 0-1); blur radius %.1f px per unit of disparity; depth: %@",
+                   backgroundName, aperture, focusFrom, result.focus_disparity, result.max_radius, depthSource))
+        photo.log(String(format: "portrait effect in %.2f s", result.seconds))
+        if !keepAuxiliary {
+            let removed = Self.sceneRoles.filter { photo.image($0) != nil }
+            for role in removed { try photo.removeImage(role) }
+            if !removed.isEmpty {
+                try photo.setString(
+                    "note.portraitEffectRemoved",
+                    "removed \(removed.joined(separator: ", ")): they describe the photo as shot, not the rendered one (keep-auxiliary: true keeps them)")
+            }
+        }
+    }
+
+    private var backgroundName: String {
+        switch background {
+        case .blur: return "background blurred"
+        case .transparent: return "background cut away (alpha)"
+        case .colour: return "background replaced by a colour"
+        case .image(let path): return "background replaced by \((path as NSString).lastPathComponent)"
+        }
+    }
+
+    /// The largest face (stored pixels), for focusing a photo that has depth and no matte.
+    private func findFace(_ primary: PluginImage, orientation: Int32) throws -> mbx_cv_rect? {
+        let installed = NamedModel.installedFile(model: "centerface", file: "centerface-320.onnx")
+        let model = faces == "haar" ? nil : faces == "auto" || faces == "centerface" ? installed : faces
+        var options = mbx_cv_matte_options()
+        options.effort = 1
+        options.orientation = orientation
+        var view = primary.visionImage
+        var face = mbx_cv_face()
+        var found: Int32 = 0
+        var error = mbx_cv_error()
+        let status = cascades.withCString { cascadeDirectory -> Int32 in
+            options.cascade_dir = cascadeDirectory
+            guard let model else { return mbx_cv_find_face(&view, &options, &face, &found, &error) }
+            return model.withCString { file in
+                options.face_model = file
+                return mbx_cv_find_face(&view, &options, &face, &found, &error)
+            }
+        }
+        guard status == 0 else { throw PluginError("finding faces: \(error.text)") }
+        return found != 0 ? face.box : nil
+    }
+}
+
+/// Calls body with a pointer to the value, or nil when there is none.
+private func withOptionalPointer<T, R>(_ value: inout T?, _ body: (UnsafeMutablePointer<T>?) -> R) -> R {
+    guard value != nil else { return body(nil) }
+    var unwrapped = value!
+    defer { value = unwrapped }
+    return body(&unwrapped)
+}
+
+@_cdecl("mbx_plugin_get")
+public func mbx_plugin_get(_ index: UInt32, _ host: UnsafePointer<mbx_host_api>?) -> UnsafePointer<mbx_plugin_descriptor>? {
+    PluginExport.descriptor(index: index, host: host, processors: [PortraitEffect.self])
+}

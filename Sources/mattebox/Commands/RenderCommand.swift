@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import MatteboxRuntime
+
+/// `mattebox render`: Photos' Depth Control on the command line. Renders a
+/// portrait effect from the depth and mattes a photo holds (an iPhone
+/// Portrait HEIC, a photo `process` gave mattes), making the portrait matte
+/// first when the photo has none. It is `process` with a pipeline built from
+/// its options, so batches, `--resume`, `-j`, `--json` and `--dry-run` work
+/// the same, and originals are never written.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a portrait effect: depth of field set after capture, a new background, or a cut-out.",
+        discussion: """
+            The blur follows the photo's own depth (an iPhone Portrait photo's disparity, a stereo \
+            pair's) when it has one; otherwise the portrait matte is the focal plane and the rest is \
+            blurred as if behind it. A photo without a portrait matte gets one first (MODNet when \
+            `mattebox models install modnet` has run, else the classical cut-out; only when a face is \
+            found). A photo with neither depth nor matte is written unchanged, with a note saying so. \
+            The rendered photo keeps the original's EXIF and colour profile; its depth and mattes are \
+            left out (they describe the photo as shot) unless --keep-auxiliary. Examples:
+              mattebox render IMG_0001.HEIC -o out --aperture 2.8
+              mattebox render IMG_0001.HEIC -o out --focus 0.3,0.6        (refocus on a point)
+              mattebox render portrait.jpg -o out --background colour:#1e3a5f
+              mattebox render portrait.jpg -o out --background transparent --format png
+            """)
+
+    @OptionGroup var verbosity: Verbosity
+    @Argument(help: "Photos, or folders to walk for photos.", completion: .file()) var photos: [String]
+    @Option(name: .shortAndLong, help: "Folder to write the rendered photos to (created if missing).") var output: String
+    @Option(help: "f-number, 1.4-16: smaller blurs more; f/16 leaves the photo sharp (Photos' default is f/4.5).")
+    var aperture: Double = 4.5
+    @Option(help: "subject (the person, or with depth alone the face or the nearest region) or x,y in 0-1 of the upright photo.")
+    var focus = "subject"
+    @Option(help: "blur, colour:#RRGGBB, image:PATH (scaled to cover the photo) or transparent (a cut-out with alpha).")
+    var background = "blur"
+    @Option(help: "How much bright points bloom into bokeh balls, 0-1 (0: off).") var highlights: Double = 0.5
+    @Flag(help: "Keep depth and mattes with the rendered photo (they describe the photo as shot, not the render).")
+    var keepAuxiliary = false
+    @Option(help: "Output format (jpeg, png, heic); default: jpeg, or heic for a cut-out (png keeps its alpha too).")
+    var format: String?
+    @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int?
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Photos rendered at once (default: the number of cores).")
+    var jobs: Int?
+    @Flag(help: "Skip photos already rendered with the same settings.") var resume = false
+    @Flag(help: "Replace earlier renders in the output folder, also those changed since.") var overwrite = false
+    @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
+    @Flag(help: "List what would happen to each photo and stop.") var dryRun = false
+
+    func validate() throws {
+        guard (1.4...16).contains(aperture) else { throw ValidationError("--aperture must be 1.4-16, not \(aperture)") }
+        guard (0...1).contains(highlights) else { throw ValidationError("--highlights must be 0-1, not \(highlights)") }
+        if focus != "subject" {
+            let parts = focus.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else {
+                throw ValidationError("--focus is subject or x,y with both in 0-1 (e.g. 0.5,0.4), not \(focus)")
+            }
+        }
+        let lower = background.lowercased()
+        guard ["blur", "transparent"].contains(lower) || lower.hasPrefix("colour:") || lower.hasPrefix("color:")
+            || lower.hasPrefix("image:")
+        else { throw ValidationError("--background is blur, colour:#RRGGBB, image:PATH or transparent, not \(background)") }
+    }
+
+    /// The pipeline the options describe: a portrait matte when the photo has none, then the effect.
+    var pipelineText: String {
+        func quoted(_ text: String) -> String {
+            String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+        }
+        var background = self.background
+        if background.lowercased().hasPrefix("image:") {
+            // Workers may run elsewhere in the tree: the image is named by its full path.
+            background = "image:" + URL(fileURLWithPath: String(background.dropFirst("image:".count))).standardizedFileURL.path
+        }
+        return """
+            # made by mattebox render from its options
+            stages:
+              - plugin: org.mattebox.portrait-matte
+                required: \(self.background.lowercased() == "transparent")
+              - plugin: org.mattebox.portrait-effect
+                params:
+                  aperture: \(aperture)
+                  focus: \(quoted(focus))
+                  background: \(quoted(background))
+                  highlights: \(highlights)
+                  keep-auxiliary: \(keepAuxiliary)
+
+            """
+    }
+
+    func run() throws {
+        let folder = try StandardStreams.temporaryFolder()
+        defer { StandardStreams.cleanUp(folder) }
+        let pipeline = folder.appendingPathComponent("render.yaml")
+        try pipelineText.write(to: pipeline, atomically: true, encoding: .utf8)
+        var arguments = photos + ["-o", output, "--pipeline", pipeline.path]
+        if let format { arguments += ["--format", format] }
+        if let quality { arguments += ["--quality", "\(quality)"] }
+        if let jobs { arguments += ["--jobs", "\(jobs)"] }
+        if resume { arguments.append("--resume") }
+        if overwrite { arguments.append("--overwrite") }
+        if json { arguments.append("--json") }
+        if dryRun { arguments.append("--dry-run") }
+        if verbosity.quiet { arguments.append("-q") }
+        if verbosity.verbose > 0 { arguments.append("-" + String(repeating: "v", count: verbosity.verbose)) }
+        try ProcessCommand.parse(arguments).run()
+    }
+}
