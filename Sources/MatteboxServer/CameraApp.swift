@@ -44,6 +44,8 @@ public final class CameraApp: Sendable {
     let preview: PreviewHub
     let events: EventHub
     let library: PhotoLibrary
+    /// The viewer's Portrait control (re-render at screen size, save a copy).
+    let studio: PortraitStudio
     public let policy: AccessPolicy
     /// The auxiliary images the pipeline makes (the page hides toggles for the rest).
     let deliverableRoles: Set<ImageRole>
@@ -59,6 +61,7 @@ public final class CameraApp: Sendable {
         self.configuration = configuration
         self.cameras = cameras
         library = try PhotoLibrary(folder: configuration.library)
+        studio = PortraitStudio(registry: registry, library: library)
         let delivery = try CaptureService.makeDelivery(
             pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: library.folder, format: nil))
         deliverableRoles = Set(delivery.runner?.pipeline.stages.flatMap { $0.plugin.outputs.map(\.role) } ?? [])

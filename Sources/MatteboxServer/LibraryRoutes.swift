@@ -47,6 +47,29 @@ extension CameraApp {
                 return try await Self.ranged(.bytes(data), type: "video/mp4", headers: cache, request: request, context: context)
             }
         }
+        // The Portrait control: a render at screen size while the slider moves, and a full-size copy.
+        let studio = self.studio
+        router.get("/api/library/{id}/portrait.jpg") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let query = request.uri.queryParameters
+            let settings = PortraitStudio.Settings(
+                aperture: query.get("aperture").flatMap(Double.init), focus: query.get("focus"), background: query.get("background"))
+            let longSide = min(2048, max(160, query.get("size").flatMap(Int.init) ?? 1280))
+            return try await Self.portraitAnswer {
+                let jpeg = try await PortraitStudio.offLoop { try studio.preview(id, settings: settings, longSide: longSide) }
+                return Response(
+                    status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(data: jpeg)))
+            }
+        }
+        router.post("/api/library/{id}/portrait") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let settings = try await JSONReply.decode(PortraitStudio.Settings.self, from: request, context: context)
+            return try await Self.portraitAnswer {
+                let copy = try await PortraitStudio.offLoop { try studio.saveCopy(id, settings: settings) }
+                return try JSONReply.ok(["id": copy, "original": id])
+            }
+        }
         router.delete("/api/library/{id}") { _, context in
             try Self.answer {
                 let id = try context.parameters.require("id")
@@ -60,6 +83,16 @@ extension CameraApp {
                 try library.restore(id)
                 return try JSONReply.ok(["restored": id])
             }
+        }
+    }
+
+    /// A portrait answer: library errors as `answer` gives them, a setting or
+    /// photo the effect cannot use as 422 with the reason.
+    static func portraitAnswer(_ body: () async throws -> Response) async throws -> Response {
+        do { return try await body() } catch let error as LibraryError {
+            return try answer { throw error }
+        } catch {
+            return try JSONReply.error(.unprocessableContent, "\(error)")
         }
     }
 

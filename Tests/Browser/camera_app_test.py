@@ -12,6 +12,7 @@ Usage: camera_app_test.py --mattebox PATH --artifacts DIR [--chromium PATH]
 import argparse
 import json
 import os
+import hashlib
 import re
 import shutil
 import subprocess
@@ -143,6 +144,53 @@ def run(mattebox, artifacts, chromium):
                                            " return i.complete && i.naturalWidth > 0 && i.src.includes('/overlay/portraitMatte'); }"),
                      20, "the portrait matte overlay did not load")
             shot(page, "viewer-overlay")
+
+            # The Portrait control: the effect re-rendered on the server as the f-number slider moves,
+            # tap to refocus, and "Save a copy" writing a new file with the original unchanged.
+            original_sha = hashlib.sha256((library / photo).read_bytes()).hexdigest()
+            page.locator('#viewer-layers button[data-layer="portrait"]').click()
+            expect(page.get_by_test_id("portrait-control")).to_be_visible()
+            expect(viewer).to_have_attribute("data-aperture", "4.5", timeout=30000)
+            shot(page, "portrait-f4.5")
+
+            def sharpness():
+                wait_for(lambda: page.evaluate("() => { const i = document.getElementById('viewer-image'); return i.complete && i.naturalWidth > 0; }"),
+                         20, "the portrait render did not load")
+                return page.evaluate("""() => {
+                    const i = document.getElementById('viewer-image'), c = document.createElement('canvas');
+                    c.width = i.naturalWidth; c.height = i.naturalHeight;
+                    const g = c.getContext('2d'); g.drawImage(i, 0, 0);
+                    const d = g.getImageData(0, 0, c.width, c.height).data;
+                    let total = 0;
+                    for (let p = 4; p < d.length; p += 4) total += Math.abs(d[p] - d[p - 4]);
+                    return total / (d.length / 4); }""")
+
+            def set_aperture(value, label):
+                page.get_by_test_id("aperture").evaluate(f"(s) => {{ s.value = {value}; s.dispatchEvent(new Event('input')); }}")
+                expect(page.get_by_test_id("aperture-value")).to_have_text(label)
+                expect(viewer).to_have_attribute("data-aperture", label[2:], timeout=30000)
+
+            set_aperture(0, "f/1.4")
+            wide = sharpness()
+            shot(page, "portrait-f1.4")
+            set_aperture(100, "f/16.0")
+            deep = sharpness()
+            shot(page, "portrait-f16")
+            check(deep > wide * 1.05, f"f/16 is not sharper than f/1.4 (edge strength {deep:.2f} vs {wide:.2f})")
+            set_aperture(0, "f/1.4")
+            box = viewer.bounding_box()
+            viewer.click(position={"x": box["width"] * 0.1, "y": box["height"] * 0.1})
+            expect(viewer).not_to_have_attribute("data-focus", "subject", timeout=30000)
+            shot(page, "portrait-refocused")
+            before = {p.name for p in library.iterdir()}
+            page.get_by_test_id("save-portrait").click()
+            expect(page.get_by_test_id("portrait-status")).to_contain_text("Saved as", timeout=60000)
+            saved = page.get_by_test_id("portrait-status").inner_text().split("Saved as ", 1)[1].strip()
+            check(saved not in before and (library / saved).is_file(), f"no new file {saved} in the library")
+            check(hashlib.sha256((library / photo).read_bytes()).hexdigest() == original_sha, "saving a copy changed the original")
+            expect(page.locator(f'#library .item[data-photo="{saved}"]')).to_be_visible(timeout=10000)
+            shot(page, "portrait-saved")
+            page.locator("#close-viewer").click()
 
             # A Live Photo: the toggle fills the pre-roll; the shutter then writes the still and its movie.
             page.get_by_test_id("live").check()

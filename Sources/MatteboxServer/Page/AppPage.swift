@@ -67,6 +67,13 @@ enum AppPage {
               <button id="delete" data-testid="delete">Move to trash</button>
               <button id="close-viewer">Close</button>
             </div>
+            <div id="portrait-control" data-testid="portrait-control" hidden>
+              <label>Depth <input id="aperture" data-testid="aperture" type="range" min="0" max="100" step="1" value="48">
+                <span id="aperture-value" data-testid="aperture-value">f/4.5</span></label>
+              <span>Tap the photo to refocus.</span>
+              <button id="save-portrait" data-testid="save-portrait">Save a copy</button>
+              <span id="portrait-status" data-testid="portrait-status"></span>
+            </div>
             <img id="viewer-image" data-testid="viewer-image" alt="">
             <video id="viewer-video" data-testid="viewer-video" controls muted loop playsinline hidden></video>
           </div>

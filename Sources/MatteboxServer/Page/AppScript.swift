@@ -254,6 +254,15 @@ extension AppPage {
           const show = (role, button) => {
             for (const other of layers.children) other.classList.remove("selected");
             button.classList.add("selected");
+            $("portrait-control").hidden = role !== "portrait";
+            if (role === "portrait") {
+              video.pause();
+              video.hidden = true;
+              $("viewer-image").hidden = false;
+              portraitFocus = null;
+              renderPortrait();
+              return;
+            }
             const playing = role === "movie";
             $("viewer-image").hidden = playing;
             video.hidden = !playing;
@@ -267,16 +276,72 @@ extension AppPage {
               $("viewer-image").dataset.layer = role;
             }
           };
-          const roles = photo.kind === "movie" ? ["movie"] : ["primary", ...photo.auxiliary, ...(hasMovie(photo) ? ["movie"] : [])];
+          const portrait = photo.kind !== "movie" && photo.auxiliary.some((role) => portraitSources.includes(role));
+          const roles = photo.kind === "movie" ? ["movie"] : ["primary", ...(portrait ? ["portrait"] : []), ...photo.auxiliary, ...(hasMovie(photo) ? ["movie"] : [])];
           for (const role of roles) {
             const button = document.createElement("button");
-            button.textContent = role === "primary" ? "Photo" : role === "movie" ? (photo.kind === "movie" ? "Movie" : "Live") : role.replace(/^.*[:.]/, "");
+            button.textContent = role === "primary" ? "Photo" : role === "portrait" ? "Portrait" : role === "movie" ? (photo.kind === "movie" ? "Movie" : "Live") : role.replace(/^.*[:.]/, "");
             button.dataset.layer = role;
             button.addEventListener("click", () => show(role, button));
             layers.append(button);
           }
           show(roles[0], layers.firstChild);
         }
+
+        // The Portrait control (Photos' Depth Control): the f-number on a log scale from f/1.4 to f/16,
+        // re-rendered on the server at screen size while the slider moves (one request at a time, the
+        // newest setting wins), tap to refocus, and a full-size copy saved beside the original.
+        const portraitSources = ["portraitMatte", "disparity", "depth"];
+        let portraitFocus = null, portraitBusy = false, portraitAgain = false;
+        const apertureOf = (value) => Math.round(1.4 * Math.pow(16 / 1.4, value / 100) * 10) / 10;
+        function portraitSettings() {
+          const settings = { aperture: apertureOf(Number($("aperture").value)) };
+          if (portraitFocus) settings.focus = `${portraitFocus.x.toFixed(3)},${portraitFocus.y.toFixed(3)}`;
+          return settings;
+        }
+        async function renderPortrait() {
+          if (!viewing) return;
+          if (portraitBusy) { portraitAgain = true; return; }
+          portraitBusy = true;
+          const settings = portraitSettings();
+          $("aperture-value").textContent = `f/${settings.aperture.toFixed(1)}`;
+          const size = Math.min(1280, Math.round(Math.max(window.innerWidth, 320) * (window.devicePixelRatio || 1)));
+          const query = new URLSearchParams({ aperture: settings.aperture, size });
+          if (settings.focus) query.set("focus", settings.focus);
+          try {
+            const reply = await fetch(`/api/library/${encodeURIComponent(viewing.id)}/portrait.jpg?${query}`);
+            if (!reply.ok) {
+              const body = await reply.json().catch(() => ({}));
+              throw new Error(body.error && body.error.message ? body.error.message : reply.statusText);
+            }
+            const image = $("viewer-image");
+            const old = image.src;
+            image.src = URL.createObjectURL(await reply.blob());
+            image.dataset.layer = "portrait";
+            image.dataset.aperture = settings.aperture.toFixed(1);
+            image.dataset.focus = settings.focus || "subject";
+            if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+            $("portrait-status").textContent = "";
+          } catch (error) { $("portrait-status").textContent = error.message; }
+          portraitBusy = false;
+          if (portraitAgain) { portraitAgain = false; renderPortrait(); }
+        }
+        async function savePortrait() {
+          if (!viewing) return;
+          try {
+            const reply = await api("POST", `/api/library/${encodeURIComponent(viewing.id)}/portrait`, portraitSettings());
+            $("portrait-status").textContent = `Saved as ${reply.id}`;
+            await loadLibrary();
+          } catch (error) { $("portrait-status").textContent = error.message; }
+        }
+        $("aperture").addEventListener("input", renderPortrait);
+        $("save-portrait").addEventListener("click", savePortrait);
+        $("viewer-image").addEventListener("click", (event) => {
+          if ($("portrait-control").hidden) return;
+          const box = event.currentTarget.getBoundingClientRect();
+          portraitFocus = { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
+          renderPortrait();
+        });
 
         async function trashViewed() {
           if (!viewing) return;
@@ -330,7 +395,7 @@ extension AppPage {
         $("preview").addEventListener("click", tap);
         $("refresh").addEventListener("click", loadLibrary);
         $("delete").addEventListener("click", trashViewed);
-        $("close-viewer").addEventListener("click", () => { $("viewer").hidden = true; $("viewer-video").pause(); viewing = null; });
+        $("close-viewer").addEventListener("click", () => { $("viewer").hidden = true; $("portrait-control").hidden = true; $("viewer-video").pause(); viewing = null; });
         loadStatus().then(listen).then(loadLibrary).catch((error) => { $("result").textContent = error.message; });
         """#
 }

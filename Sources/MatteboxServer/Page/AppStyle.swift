@@ -40,6 +40,9 @@ extension AppPage {
         #viewer-bar a { color: #8cf; }
         #viewer-image, #viewer-video { max-width: 100%; display: block; }
         #viewer-image[hidden], #viewer-video[hidden] { display: none; }
+        #portrait-control { display: flex; gap: .8em; flex-wrap: wrap; align-items: center; margin-bottom: .5em; }
+        #portrait-control[hidden] { display: none; }
+        #aperture { width: 14em; vertical-align: middle; }
         .badge.live { background: #a60; }
         button { background: #333; color: #eee; border: 1px solid #555; border-radius: 4px; padding: .3em .7em; cursor: pointer; }
         button.selected { background: #246; }

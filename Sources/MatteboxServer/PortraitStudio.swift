@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+import MatteboxCore
+import MatteboxImageIO
+import MatteboxPipeline
+import MatteboxPluginHost
+import MatteboxRuntime
+import Synchronization
+
+/// The viewer's Portrait control, Photos' Depth Control in the browser: a
+/// photo's portrait effect re-rendered at screen size while the f-number
+/// slider moves or the user taps to refocus (the photo is decoded and reduced
+/// once, then kept for the next render), and "Save a copy", which renders at
+/// full resolution into the library beside the original (never over it).
+/// Both run the built-in portrait-effect plugin, as `mattebox render` does.
+final class PortraitStudio: Sendable {
+    /// What the page sends: nil keeps the plugin's default.
+    struct Settings: Codable, Sendable {
+        var aperture: Double?
+        var focus: String?
+        var background: String?
+    }
+
+    static let pluginID = "org.mattebox.portrait-effect"
+    /// The auxiliary images a portrait effect is rendered from.
+    static let sourceRoles: Set<String> = [ImageRole.portraitMatte.rawValue, ImageRole.disparity.rawValue, ImageRole.depth.rawValue]
+
+    private let registry: PluginRegistry
+    private let library: PhotoLibrary
+    /// The last photo rendered at screen size, reduced: (id, file stamp, long side, photo).
+    private let reduced = Mutex<(key: String, photo: Photo)?>(nil)
+
+    init(registry: PluginRegistry, library: PhotoLibrary) {
+        self.registry = registry
+        self.library = library
+    }
+
+    var isAvailable: Bool { registry.plugin(Self.pluginID) != nil }
+
+    /// The photo rendered with `settings`, upright, `longSide` px at most, as JPEG.
+    func preview(_ id: String, settings: Settings, longSide: Int) throws -> Data {
+        let runner = try self.runner(settings)
+        var photo = try reducedPhoto(id, longSide: longSide).deepCopy()
+        try runChecked(runner, on: &photo)
+        return try ImageEncoder.encode(try ContactSheet.thumbnail(photo, longSide: longSide, storedThumbnail: false), as: .jpeg, quality: 85)
+    }
+
+    /// Renders the whole photo and writes it into the library as a new file
+    /// (`NAME-portrait.jpg`, or `-portrait-2`, ...); returns its id.
+    func saveCopy(_ id: String, settings: Settings) throws -> String {
+        let runner = try self.runner(settings)
+        var photo = try library.photo(id)
+        try runChecked(runner, on: &photo)
+        let stem = (id as NSString).deletingPathExtension
+        let taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: library.folder.path)) ?? [])
+            .map { ($0 as NSString).deletingPathExtension })
+        let free = ([""] + (2...999).map { "-\($0)" }).map { "\(stem)-portrait\($0)" }.first { !taken.contains($0) }
+        guard let free else { throw MatteboxError("no free name for a portrait copy of \(id)") }
+        let written = try PhotoWriter(directory: library.folder, format: nil).write(photo, stem: free)
+        return written.output.lastPathComponent
+    }
+
+    private func runChecked(_ runner: PipelineRunner, on photo: inout Photo) throws {
+        let sources = Set(photo.auxiliary.keys.map(\.rawValue)).intersection(Self.sourceRoles)
+        guard !sources.isEmpty else {
+            throw MatteboxError("this photo has no portrait matte and no depth to render a portrait effect from")
+        }
+        _ = try runner.run(&photo)
+    }
+
+    private func runner(_ settings: Settings) throws -> PipelineRunner {
+        guard isAvailable else { throw MatteboxError("the portrait-effect plugin is not installed") }
+        func quoted(_ text: String) -> String { String(decoding: try! JSONEncoder().encode(text), as: UTF8.self) }
+        var parameters: [String] = []
+        if let aperture = settings.aperture {
+            guard (1.4...16).contains(aperture) else { throw MatteboxError("aperture is 1.4-16, not \(aperture)") }
+            parameters.append("aperture: \(aperture)")
+        }
+        if let focus = settings.focus { parameters.append("focus: \(quoted(focus))") }
+        if let background = settings.background { parameters.append("background: \(quoted(background))") }
+        let source = PipelineSource(
+            text: """
+                stages:
+                  - plugin: \(Self.pluginID)
+                    params: { \(parameters.joined(separator: ", ")) }
+                """,
+            path: "(portrait control)")
+        // A bad setting (focus out of range, an unknown background) is the plugin's to refuse, by name.
+        return try PipelineRunner(pipeline: source.validate(registry: registry), registry: registry)
+    }
+
+    /// The photo with its primary reduced to `longSide` and its auxiliary
+    /// images no larger than it, decoded once per version of the file.
+    private func reducedPhoto(_ id: String, longSide: Int) throws -> Photo {
+        let url = try library.file(id)
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let stamp = "\(id)|\((attributes?[.size] as? NSNumber)?.intValue ?? 0)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)|\(longSide)"
+        if let cached = reduced.withLock({ $0 }), cached.key == stamp { return cached.photo }
+        var photo = try library.photo(id)
+        let primary = photo.primary
+        let scale = min(1, Double(longSide) / Double(max(primary.width, primary.height)))
+        if scale < 1 {
+            let width = max(1, Int((Double(primary.width) * scale).rounded()))
+            let height = max(1, Int((Double(primary.height) * scale).rounded()))
+            photo.primary = try ImageGeometry.resized(primary, width: width, height: height)
+            for (role, image) in photo.auxiliary where image.width * image.height > width * height {
+                photo.setAuxiliary(try ImageGeometry.resized(image, width: width, height: height), for: role)
+            }
+        }
+        reduced.withLock { $0 = (stamp, photo) }
+        return photo
+    }
+
+    /// Runs blocking work off Hummingbird's event loops.
+    static func offLoop<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
