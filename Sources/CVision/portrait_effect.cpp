@@ -25,12 +25,25 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {
 
 namespace {
+
+/// Step times on standard error when MATTEBOX_PROFILE_EFFECT is set (for tuning).
+struct StepClock {
+    bool on = std::getenv("MATTEBOX_PROFILE_EFFECT") != nullptr;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    void operator()(const char *step) {
+        auto now = std::chrono::steady_clock::now();
+        if (on) std::fprintf(stderr, "portrait effect: %-22s %7.1f ms\n", step, std::chrono::duration<double, std::milli>(now - last).count());
+        last = now;
+    }
+};
 
 constexpr double smallestAperture = 16.0, widestAperture = 1.4;
 
@@ -132,57 +145,87 @@ cv::Mat nearRegion(const cv::Mat &disparity) {
     return cv::countNonZero(centred) > 0 ? centred : region;
 }
 
-/// Push-pull filling: where `weight` is below 1 the image is completed from
+/// Halves an image (area average) until it is at most `levels` deep; [0] is the image itself.
+std::vector<cv::Mat> pyramid(const cv::Mat &image, int levels) {
+    std::vector<cv::Mat> out{image};
+    while (int(out.size()) < levels && std::max(out.back().cols, out.back().rows) > 1) {
+        cv::Mat half;
+        cv::resize(out.back(), half, cv::Size((out.back().cols + 1) / 2, (out.back().rows + 1) / 2), 0, 0, cv::INTER_AREA);
+        out.push_back(half);
+    }
+    return out;
+}
+
+/// Bilinear sample of a level at full-resolution pixel (x, y), the level
+/// being `scale` times the full size (pixel centres aligned).
+inline void sampleLevel(const cv::Mat &level, double scale, int x, int y, float *out) {
+    const int n = level.channels();
+    float fx = float((x + 0.5) * scale - 0.5), fy = float((y + 0.5) * scale - 0.5);
+    fx = std::clamp(fx, 0.0f, float(level.cols - 1));
+    fy = std::clamp(fy, 0.0f, float(level.rows - 1));
+    const int x0 = int(fx), y0 = int(fy), x1 = std::min(x0 + 1, level.cols - 1), y1 = std::min(y0 + 1, level.rows - 1);
+    const float tx = fx - x0, ty = fy - y0;
+    const float *a = level.ptr<float>(y0), *b = level.ptr<float>(y1);
+    for (int c = 0; c < n; ++c) {
+        const float top = a[x0 * n + c] + tx * (a[x1 * n + c] - a[x0 * n + c]);
+        const float bottom = b[x0 * n + c] + tx * (b[x1 * n + c] - b[x0 * n + c]);
+        out[c] = top + ty * (bottom - top);
+    }
+}
+
+/// Push-pull filling: where `weight` is below 1 the layer is completed from
 /// coarser averages of the weighted pixels around, so a layer hidden behind
-/// another gets plausible content of its own (never the occluder's).
-cv::Mat pushPull(const cv::Mat &image, const cv::Mat &weight) {
-    std::vector<cv::Mat> premultiplied{}, weights{};
-    const int n = image.channels();
-    cv::Mat weighted;
-    {
-        std::vector<cv::Mat> planes;
-        cv::split(image, planes);
-        for (auto &p : planes) p = p.mul(weight);
-        cv::merge(planes, weighted);
-    }
-    premultiplied.push_back(weighted);
-    weights.push_back(weight);
-    while (std::max(premultiplied.back().cols, premultiplied.back().rows) > 2) {
-        cv::Size half((premultiplied.back().cols + 1) / 2, (premultiplied.back().rows + 1) / 2);
-        cv::Mat p, w;
-        cv::resize(premultiplied.back(), p, half, 0, 0, cv::INTER_AREA);
-        cv::resize(weights.back(), w, half, 0, 0, cv::INTER_AREA);
-        premultiplied.push_back(p);
-        weights.push_back(w);
-    }
+/// another gets plausible content of its own (never the occluder's). Returns
+/// the filled layer at every level of its pyramid ([0] full size).
+std::vector<cv::Mat> pushPull(const cv::Mat &layer, const cv::Mat &weight) {
+    const int n = layer.channels();
+    cv::Mat weighted(layer.size(), layer.type());
+    cv::parallel_for_(cv::Range(0, layer.rows), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; ++y) {
+            const float *l = layer.ptr<float>(y), *w = weight.ptr<float>(y);
+            float *o = weighted.ptr<float>(y);
+            for (int x = 0; x < layer.cols; ++x)
+                for (int c = 0; c < n; ++c) o[x * n + c] = l[x * n + c] * w[x];
+        }
+    });
+    std::vector<cv::Mat> premultiplied = pyramid(weighted, 64), weights = pyramid(weight, 64);
+    weighted.release();
+    std::vector<cv::Mat> filled(premultiplied.size());
     // The coarsest level normalised, then each finer level composited over the one below.
-    cv::Mat filled;
-    {
-        std::vector<cv::Mat> planes;
-        cv::split(premultiplied.back(), planes);
-        cv::Mat w = cv::max(weights.back(), 1e-6f);
-        for (auto &p : planes) cv::divide(p, w, p);
-        cv::merge(planes, filled);
-    }
+    cv::Mat &top = premultiplied.back();
+    filled.back() = top.clone();
+    for (int y = 0; y < top.rows; ++y)
+        for (int x = 0; x < top.cols; ++x) {
+            const float w = std::max(weights.back().at<float>(y, x), 1e-6f);
+            for (int c = 0; c < n; ++c) filled.back().ptr<float>(y)[x * n + c] /= w;
+        }
     for (int level = int(premultiplied.size()) - 2; level >= 0; --level) {
-        cv::Mat up;
-        cv::resize(filled, up, premultiplied[level].size(), 0, 0, cv::INTER_LINEAR);
-        // A coarse average of partly covered pixels is premultiplied: normalise it by its coverage first.
-        cv::Mat w = cv::min(weights[level], 1.0f), rest = 1.0f - w;
-        std::vector<cv::Mat> planes, upPlanes;
-        cv::split(premultiplied[level], planes);
-        cv::split(up, upPlanes);
-        for (int c = 0; c < n; ++c) planes[c] = planes[c] + upPlanes[c].mul(rest);
-        cv::merge(planes, filled);
+        const cv::Mat &coarser = filled[level + 1];
+        cv::Mat out = premultiplied[level];
+        const cv::Mat &w = weights[level];
+        cv::parallel_for_(cv::Range(0, out.rows), [&](const cv::Range &range) {
+            float up[8];
+            for (int y = range.start; y < range.end; ++y) {
+                float *o = out.ptr<float>(y);
+                const float *wr = w.ptr<float>(y);
+                for (int x = 0; x < out.cols; ++x) {
+                    const float rest = 1.0f - std::min(wr[x], 1.0f);
+                    if (rest <= 0) continue;
+                    sampleLevel(coarser, 0.5, x, y, up);
+                    for (int c = 0; c < n; ++c) o[x * n + c] += rest * up[c];
+                }
+            }
+        });
+        filled[level] = out;
     }
     return filled;
 }
 
-/// Each pixel of `image` replaced by the mean of a disc of its own radius
-/// (`radius`, in this image's pixels) around it, where `need` is set; the
+/// Each pixel of `image` where `need` is set replaced in `out` by the mean
+/// of a disc of its own radius (`radius`, in this image's pixels); the
 /// disc's rows come from per-row prefix sums with fractional ends, so the
 /// cost is O(radius) and the disc's edge is anti-aliased.
-cv::Mat gatherDiscs(const cv::Mat &image, const cv::Mat &radius, const cv::Mat &need) {
+void gatherDiscs(const cv::Mat &image, const cv::Mat &radius, const cv::Mat &need, cv::Mat &out) {
     const int rows = image.rows, cols = image.cols, n = image.channels();
     cv::Mat prefix(rows, (cols + 1) * n, CV_32F);
     cv::parallel_for_(cv::Range(0, rows), [&](const cv::Range &range) {
@@ -194,9 +237,8 @@ cv::Mat gatherDiscs(const cv::Mat &image, const cv::Mat &radius, const cv::Mat &
                 for (int c = 0; c < n; ++c) p[(x + 1) * n + c] = p[x * n + c] + src[x * n + c];
         }
     });
-    cv::Mat out = image.clone();
     cv::parallel_for_(cv::Range(0, rows), [&](const cv::Range &range) {
-        float sum[4];
+        float sum[8];
         for (int y = range.start; y < range.end; ++y) {
             const float *r = radius.ptr<float>(y);
             const uchar *wanted = need.ptr<uchar>(y);
@@ -227,80 +269,102 @@ cv::Mat gatherDiscs(const cv::Mat &image, const cv::Mat &radius, const cv::Mat &
             }
         }
     });
+}
+
+/// Where a radius falls among the levels: level k holds radii of 4-8 of its
+/// own pixels (8-16 px at full size for k = 1), level 0 everything below 8.
+inline float levelOf(float radius) { return radius < 4 ? 0 : std::log2(radius * 0.25f); }
+
+/// Disc blur with a radius per pixel: `colours` is the layer's pyramid ([0]
+/// full size) and `radii` the radius of each pixel at each level, in
+/// full-size pixels. A pixel's disc is gathered on the level where its
+/// radius is 4-8 level pixels, blended with the next level, and brought back
+/// to full size bilinearly. A blurred region holds no detail finer than its
+/// disc, so the reduced levels lose nothing a viewer sees (the disc's edge
+/// softens by about a level pixel: PortraitEffectTests measure the diameter).
+cv::Mat discBlur(std::vector<cv::Mat> colours, std::vector<cv::Mat> radii) {
+    const cv::Mat image = colours[0], radius = radii[0]; // headers: the vectors grow below
+    const int n = image.channels();
+    double highest = 0;
+    cv::minMaxLoc(radius, nullptr, &highest);
+    const int levels = int(std::floor(levelOf(float(highest)))) + 2;
+    while (int(colours.size()) < levels + 1) {
+        cv::Mat half, halfRadius;
+        cv::resize(colours.back(), half, cv::Size((colours.back().cols + 1) / 2, (colours.back().rows + 1) / 2), 0, 0, cv::INTER_AREA);
+        cv::resize(radii.back(), halfRadius, half.size(), 0, 0, cv::INTER_AREA);
+        colours.push_back(half);
+        radii.push_back(halfRadius);
+    }
+    // Levels 1 and up, each gathered where it has a share.
+    std::vector<cv::Mat> blurred(levels + 1);
+    for (int k = 1; k <= levels; ++k) {
+        const double scale = double(colours[k].cols) / image.cols;
+        cv::Mat need(colours[k].size(), CV_8U), levelRadius(colours[k].size(), CV_32F);
+        for (int y = 0; y < need.rows; ++y)
+            for (int x = 0; x < need.cols; ++x) {
+                const float r = radii[k].at<float>(y, x);
+                need.at<uchar>(y, x) = std::abs(levelOf(r) - k) < 1 ? 255 : 0;
+                levelRadius.at<float>(y, x) = float(r * scale);
+            }
+        if (cv::countNonZero(need) == 0) continue;
+        cv::dilate(need, need, cv::Mat(), cv::Point(-1, -1), 2);
+        blurred[k] = colours[k].clone();
+        gatherDiscs(colours[k], levelRadius, need, blurred[k]);
+    }
+    // Level 0, in place of the output, where radii are under 8 px.
+    cv::Mat out = image.clone();
+    cv::Mat need = (radius >= 0.5f) & (radius < 8.0f);
+    if (cv::countNonZero(need) > 0) gatherDiscs(image, radius, need, out);
+    cv::parallel_for_(cv::Range(0, out.rows), [&](const cv::Range &range) {
+        float lower[8], upper[8];
+        for (int y = range.start; y < range.end; ++y) {
+            const float *r = radius.ptr<float>(y);
+            float *o = out.ptr<float>(y);
+            for (int x = 0; x < out.cols; ++x) {
+                const float level = levelOf(r[x]);
+                if (level <= 0) continue; // level 0 alone: already in place
+                const int k = int(level);
+                const float t = level - k;
+                if (k == 0) for (int c = 0; c < n; ++c) lower[c] = o[x * n + c];
+                else if (!blurred[k].empty()) sampleLevel(blurred[k], double(blurred[k].cols) / out.cols, x, y, lower);
+                else for (int c = 0; c < n; ++c) lower[c] = o[x * n + c];
+                if (k + 1 < int(blurred.size()) && !blurred[k + 1].empty())
+                    sampleLevel(blurred[k + 1], double(blurred[k + 1].cols) / out.cols, x, y, upper);
+                else for (int c = 0; c < n; ++c) upper[c] = lower[c];
+                for (int c = 0; c < n; ++c) o[x * n + c] = (1 - t) * lower[c] + t * upper[c];
+            }
+        }
+    });
     return out;
 }
 
-/// Disc blur with a radius per pixel (full-resolution pixels): radii below 4
-/// on the photo itself; larger ones on the pyramid level where they are 4-8
-/// px, blended with the next level, then brought back to full size. A
-/// blurred region holds no detail finer than its disc, so the reduced levels
-/// lose nothing a viewer sees (the disc's edge softens by a level's pixel).
-cv::Mat discBlur(const cv::Mat &image, const cv::Mat &radius) {
-    cv::Mat level;
-    cv::Mat safeRadius = cv::max(radius, 1e-3f);
-    cv::log(safeRadius / 4.0f, level);
-    level *= 1.0f / std::log(2.0f);
-    level = cv::max(level, 0.0f);
-    double highest = 0;
-    cv::minMaxLoc(level, nullptr, &highest);
-    const int levels = int(std::floor(highest)) + 2;
-    cv::Mat result = cv::Mat::zeros(image.size(), image.type());
-    cv::Mat weightSum = cv::Mat::zeros(image.size(), CV_32F);
-    for (int k = 0; k < levels; ++k) {
-        // This level's share of each pixel: 1 - |level - k| within one level.
-        cv::Mat share = 1.0f - cv::abs(level - float(k));
-        share = cv::max(share, 0.0f);
-        if (k == 0) share.setTo(1.0f, level <= 0.0f);
-        if (cv::countNonZero(share > 0) == 0) continue;
-        const double scale = std::pow(0.5, k);
-        cv::Size size(std::max(1, int(std::lround(image.cols * scale))), std::max(1, int(std::lround(image.rows * scale))));
-        cv::Mat small, smallRadius, smallShare;
-        if (k == 0) {
-            small = image;
-            smallRadius = radius;
-            smallShare = share;
-        } else {
-            cv::resize(image, small, size, 0, 0, cv::INTER_AREA);
-            cv::resize(radius, smallRadius, size, 0, 0, cv::INTER_AREA);
-            smallRadius *= scale;
-            cv::resize(share, smallShare, size, 0, 0, cv::INTER_AREA);
-        }
-        cv::Mat need = smallShare > 0;
-        cv::dilate(need, need, cv::Mat(), cv::Point(-1, -1), 2);
-        cv::Mat blurred = gatherDiscs(small, smallRadius, need);
-        if (k > 0) cv::resize(blurred, blurred, image.size(), 0, 0, cv::INTER_LINEAR);
-        cv::Mat spread;
-        cv::Mat shares[] = {share, share, share, share};
-        cv::merge(shares, image.channels(), spread);
-        result += blurred.mul(spread);
-        weightSum += share;
-    }
-    cv::Mat spread;
-    cv::Mat sums[] = {weightSum, weightSum, weightSum, weightSum};
-    cv::merge(sums, image.channels(), spread);
-    cv::divide(result, cv::max(spread, 1e-6f), result);
-    return result;
-}
-
-/// Blur-fusion (Forte & Pitie 2021): the foreground and background colours
-/// at soft matte edges, so a cut-out carries no fringe of the old background
-/// and the background's share of an edge pixel can be swapped alone.
+/// Blur-fusion (Forte & Pitie 2021), at a working size of about 1024 px:
+/// smooth estimates of the foreground and background colours around soft
+/// matte edges (`foreground`, `background`, at that size). Per pixel, the
+/// residual of the compositing equation then gives each side its share
+/// (`edgeColours`), so a cut-out carries no fringe of the old background and
+/// the background's share of an edge pixel can be swapped alone.
 void estimateColours(const cv::Mat &image, const cv::Mat &alpha, cv::Mat &foreground, cv::Mat &background) {
     const int longSide = std::max(image.cols, image.rows);
-    foreground = image.clone();
-    background = image.clone();
+    const double scale = std::min(1.0, 1024.0 / longSide);
+    cv::Mat small, a;
+    cv::Size size(std::max(1, int(std::lround(image.cols * scale))), std::max(1, int(std::lround(image.rows * scale))));
+    cv::resize(image, small, size, 0, 0, cv::INTER_AREA);
+    cv::resize(alpha, a, size, 0, 0, cv::INTER_AREA);
+    const int side = std::max(size.width, size.height);
+    foreground = small.clone();
+    background = small.clone();
+    cv::Mat a3, inverse3;
+    cv::Mat alphas[] = {a, a, a};
+    cv::merge(alphas, 3, a3);
+    inverse3 = cv::Scalar::all(1) - a3;
+    cv::Mat inverse = 1.0f - a;
     for (int pass = 0; pass < 2; ++pass) {
-        int kernel = pass == 0 ? std::max(9, longSide / 40) : std::max(3, longSide / 400);
-        kernel |= 1;
+        int kernel = (pass == 0 ? std::max(9, side / 30) : std::max(3, side / 300)) | 1;
         cv::Size box(kernel, kernel);
-        cv::Mat a3, inverse3, alphaBlur, inverseBlur;
-        cv::Mat alphas[] = {alpha, alpha, alpha};
-        cv::merge(alphas, 3, a3);
-        inverse3 = cv::Scalar::all(1) - a3;
-        cv::blur(alpha, alphaBlur, box);
-        cv::Mat inverse = 1.0f - alpha;
+        cv::Mat alphaBlur, inverseBlur, fBlur, bBlur;
+        cv::blur(a, alphaBlur, box);
         cv::blur(inverse, inverseBlur, box);
-        cv::Mat fBlur, bBlur;
         cv::blur(foreground.mul(a3), fBlur, box);
         cv::blur(background.mul(inverse3), bBlur, box);
         cv::Mat ab[] = {alphaBlur, alphaBlur, alphaBlur}, ib[] = {inverseBlur, inverseBlur, inverseBlur};
@@ -309,8 +373,7 @@ void estimateColours(const cv::Mat &image, const cv::Mat &alpha, cv::Mat &foregr
         cv::merge(ib, 3, inverseBlur3);
         cv::divide(fBlur, cv::max(alphaBlur3, 1e-5f), fBlur);
         cv::divide(bBlur, cv::max(inverseBlur3, 1e-5f), bBlur);
-        // The residual of the compositing equation, given to both sides by their share.
-        cv::Mat residual = image - a3.mul(fBlur) - inverse3.mul(bBlur);
+        cv::Mat residual = small - a3.mul(fBlur) - inverse3.mul(bBlur);
         foreground = fBlur + a3.mul(residual);
         background = bBlur + inverse3.mul(residual);
         cv::min(cv::max(foreground, 0.0f), 1.0f, foreground);
@@ -318,10 +381,14 @@ void estimateColours(const cv::Mat &image, const cv::Mat &alpha, cv::Mat &foregr
     }
 }
 
-cv::Mat channels3(const cv::Mat &plane) {
-    cv::Mat out, planes[] = {plane, plane, plane};
-    cv::merge(planes, 3, out);
-    return out;
+/// An edge pixel's foreground and background colours from the smooth
+/// estimates: the compositing equation's residual shared by alpha.
+inline void edgeColours(const float *pixel, float a, const float *f, const float *b, float *foreground, float *background) {
+    for (int c = 0; c < 3; ++c) {
+        const float residual = pixel[c] - a * f[c] - (1 - a) * b[c];
+        foreground[c] = std::clamp(f[c] + a * residual, 0.0f, 1.0f);
+        background[c] = std::clamp(b[c] + (1 - a) * residual, 0.0f, 1.0f);
+    }
 }
 
 /// A replacement background as large as the photo, in stored orientation:
@@ -354,29 +421,32 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
                                       mbx_cv_portrait_effect_result *result, mbx_cv_error *error) {
     return guarded(error, [&] {
         const auto started = std::chrono::steady_clock::now();
+        StepClock step;
         if (!image || !options || !output || !result) throw Failure{"portrait effect: missing argument"};
         if (!matte && !disparity) throw Failure{"portrait effect: needs a subject matte or depth"};
-        if (output->width != image->width || output->height != image->height || output->channels != image->channels ||
-            output->format != image->format)
-            throw Failure{"portrait effect: the output must have the photo's size and format"};
         if (!image->data || image->width <= 0 || image->height <= 0 || (image->channels != 1 && image->channels != 3 && image->channels != 4) ||
             (image->format != MBX_CV_U8 && image->format != MBX_CV_U16 && image->format != MBX_CV_F32))
             throw Failure{"portrait effect: the photo must be 1, 3 or 4 channels of 8, 16 or 32-bit float samples"};
+        if (output->width != image->width || output->height != image->height || output->channels != image->channels ||
+            output->format != image->format)
+            throw Failure{"portrait effect: the output must have the photo's size and format"};
         const cv::Size size(image->width, image->height);
         const int longSide = std::max(size.width, size.height);
         cv::Mat photo = toRGBFloat(*image);
+        step("photo to float");
 
         // The subject, and the disparity: measured, or the matte's layered estimate.
         cv::Mat subject = matte ? resizedFloat(*matte, size, true, "matte") : cv::Mat();
         cv::Mat depth;
         if (disparity) depth = normalisedDisparity(resizedFloat(*disparity, size, false, "depth"), options->depth_is_distance != 0);
-        else depth = subject.clone(); // subject on the focal plane, the rest at the far end
+        else depth = subject; // subject on the focal plane, the rest at the far end
 
         // The focal plane.
         float focus;
+        const bool swaps = options->orientation >= 5 && options->orientation <= 8;
         if (options->focus == MBX_CV_FOCUS_POINT) {
-            cv::Rect point(int(std::clamp(options->focus_x, 0.0, 1.0) * ((options->orientation >= 5 && options->orientation <= 8) ? size.height : size.width)),
-                           int(std::clamp(options->focus_y, 0.0, 1.0) * ((options->orientation >= 5 && options->orientation <= 8) ? size.width : size.height)), 1, 1);
+            cv::Rect point(int(std::clamp(options->focus_x, 0.0, 0.999) * (swaps ? size.height : size.width)),
+                           int(std::clamp(options->focus_y, 0.0, 0.999) * (swaps ? size.width : size.height)), 1, 1);
             cv::Rect at = storedRect(point, size, options->orientation);
             const int window = std::max(3, longSide / 100);
             cv::Rect around = cv::Rect(at.x - window, at.y - window, 2 * window + 1, 2 * window + 1) & cv::Rect(cv::Point(), size);
@@ -396,101 +466,160 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
         result->focus_disparity = focus;
         const float maxRadius = float(options->max_blur * longSide * apertureStrength(options->aperture));
         result->max_radius = maxRadius;
+        const bool blurring = options->background == MBX_CV_BACKGROUND_BLUR && maxRadius >= 0.5f;
+        step("matte, depth, focus");
 
-        cv::Mat offset = depth - focus; // > 0: in front of the focal plane
-        cv::Mat radius = cv::abs(offset) * maxRadius;
-        // With depth alone, the subject is what lies on the focal plane (blur under about a pixel).
-        if (subject.empty()) {
-            subject = 1.5f - radius;
-            subject = cv::min(cv::max(subject, 0.0f), 1.0f);
-        }
-        // A matte at 0.98 and above is the subject whole: its pixels stay exactly as they were.
-        cv::Mat alpha = cv::min(cv::max((subject - 0.02f) * (1 / 0.96f), 0.0f), 1.0f);
+        // Per pixel: the subject's alpha (a matte at 0.98 and above is the subject whole, its pixels
+        // kept exactly; with depth alone, what lies on the focal plane), and the share of the rest
+        // that lies in front of the focal plane (the near layer).
+        cv::Mat alpha(size, CV_32F), nearShare(size, CV_32F);
+        const bool layered = !disparity;
+        cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+            for (int y = range.start; y < range.end; ++y) {
+                const float *d = depth.ptr<float>(y), *m = subject.empty() ? nullptr : subject.ptr<float>(y);
+                float *a = alpha.ptr<float>(y), *nr = nearShare.ptr<float>(y);
+                for (int x = 0; x < size.width; ++x) {
+                    const float offset = (d[x] - focus) * maxRadius; // signed radius, > 0 in front
+                    const float s = m ? m[x] : std::clamp(1.5f - std::abs(offset), 0.0f, 1.0f);
+                    a[x] = std::clamp((s - 0.02f) * (1 / 0.96f), 0.0f, 1.0f);
+                    nr[x] = layered ? 0.0f : (1 - a[x]) * std::clamp(offset - 0.5f, 0.0f, 1.0f);
+                }
+            }
+        });
         if (alphaOut && alphaOut->data) {
-            cv::Mat bytes, target(alphaOut->height, alphaOut->width, CV_8U, alphaOut->data, alphaOut->stride);
-            cv::Mat resized;
+            cv::Mat target(alphaOut->height, alphaOut->width, CV_8U, alphaOut->data, alphaOut->stride), resized;
             cv::resize(alpha, resized, cv::Size(alphaOut->width, alphaOut->height), 0, 0, cv::INTER_LINEAR);
             resized.convertTo(target, CV_8U, 255);
         }
+        cv::Mat foregroundSmooth, backgroundSmooth;
+        estimateColours(photo, alpha, foregroundSmooth, backgroundSmooth);
+        const double smoothScale = double(foregroundSmooth.cols) / size.width;
+        step("alpha, colour estimate");
 
-        cv::Mat foreground, backgroundColour;
-        estimateColours(photo, alpha, foreground, backgroundColour);
-        cv::Mat rendered;
-        if (options->background == MBX_CV_BACKGROUND_TRANSPARENT) {
-            rendered = foreground; // the alpha plane carries the cut
-        } else {
-            cv::Mat behind; // what the subject's edges are composited over
-            const float gamma = float(1 + 3 * std::clamp(options->highlights, 0.0, 1.0));
-            cv::Mat outside = 1.0f - alpha;
-            cv::Mat nearShare = outside.mul(cv::min(cv::max(offset * maxRadius - 0.5f, 0.0f), 1.0f));
-            if (!disparity) nearShare = cv::Mat::zeros(size, CV_32F);
-            cv::Mat farShare = outside - nearShare;
-            if (options->background == MBX_CV_BACKGROUND_COLOUR) {
-                behind = cv::Mat(size, CV_32FC3, cv::Scalar(options->colour[0], options->colour[1], options->colour[2]));
-            } else if (options->background == MBX_CV_BACKGROUND_IMAGE) {
-                if (!options->background_path) throw Failure{"portrait effect: no background image"};
-                behind = replacementBackground(options->background_path, size, options->orientation);
-            } else if (maxRadius < 0.5f) {
-                behind = backgroundColour; // nothing blurs: the photo comes back as it was
-            } else {
-                // The far layer, filled in where the subject and nearer things hide it (from pixels
-                // clearly behind, a little away from the subject's edge), then blurred.
-                cv::Mat confident;
-                const int margin = std::max(2, longSide / 300);
-                cv::erode(farShare, confident, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * margin + 1, 2 * margin + 1)));
-                confident = cv::min(cv::max((confident - 0.8f) * 5.0f, 0.0f), 1.0f);
-                cv::Mat layer;
-                cv::Mat farRadius = cv::max(-offset, 0.0f) * maxRadius;
-                std::vector<cv::Mat> parts;
-                cv::split(backgroundColour, parts);
-                parts.push_back(farRadius);
-                cv::merge(parts, layer);
-                cv::Mat filled = pushPull(layer, confident);
-                cv::split(filled, parts);
-                cv::Mat filledRadius = parts[3];
-                parts.pop_back();
-                cv::merge(parts, layer);
-                if (gamma != 1) cv::pow(cv::max(layer, 0.0f), gamma, layer);
-                behind = discBlur(layer, filledRadius);
-                if (gamma != 1) cv::pow(cv::max(behind, 0.0f), 1 / gamma, behind);
-            }
-            // The subject over it: only the background's share of each edge pixel changes.
-            rendered = photo + channels3(outside).mul(behind - backgroundColour);
-            if (options->background == MBX_CV_BACKGROUND_BLUR && cv::countNonZero(nearShare > 0.01f) > 0 && maxRadius >= 0.5f) {
-                // The near layer, premultiplied, its radius spread outwards so its blur covers what lies behind.
-                cv::Mat nearRadius = cv::max(offset, 0.0f) * maxRadius;
-                nearRadius.setTo(0, nearShare <= 0.01f);
-                const int reach = std::max(3, int(std::ceil(maxRadius)) * 2 + 1);
-                cv::dilate(nearRadius, nearRadius, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach, reach)));
-                std::vector<cv::Mat> parts;
-                cv::split(photo, parts);
-                for (auto &p : parts) {
-                    if (gamma != 1) cv::pow(cv::max(p, 0.0f), gamma, p);
-                    p = p.mul(nearShare);
-                }
-                parts.push_back(nearShare);
-                cv::Mat layer;
-                cv::merge(parts, layer);
-                cv::Mat blurred = discBlur(layer, nearRadius);
-                cv::split(blurred, parts);
-                cv::Mat coverage = cv::min(cv::max(parts[3], 0.0f), 1.0f);
-                for (int c = 0; c < 3; ++c) {
-                    if (gamma != 1) {
-                        // Premultiplied power: colour = (sum c^g a / sum a)^(1/g), times the coverage.
-                        cv::Mat normalised;
-                        cv::divide(parts[c], cv::max(parts[3], 1e-6f), normalised);
-                        cv::pow(cv::max(normalised, 0.0f), 1 / gamma, normalised);
-                        parts[c] = normalised.mul(coverage);
+        const float gamma = float(1 + 3 * std::clamp(options->highlights, 0.0, 1.0));
+        cv::Mat photoInPower; // what the layers blur: the photo in power gamma (highlights bloom)
+        if (blurring && gamma != 1) cv::pow(photo, gamma, photoInPower);
+        else photoInPower = photo;
+        cv::Mat behind; // what the subject's edges are composited over, full size
+        if (options->background == MBX_CV_BACKGROUND_COLOUR) {
+            behind = cv::Mat(size, CV_32FC3, cv::Scalar(options->colour[0], options->colour[1], options->colour[2]));
+        } else if (options->background == MBX_CV_BACKGROUND_IMAGE) {
+            if (!options->background_path) throw Failure{"portrait effect: no background image"};
+            behind = replacementBackground(options->background_path, size, options->orientation);
+        } else if (blurring) {
+            // The far layer, filled in where the subject and nearer things hide it (from pixels clearly
+            // behind, a little away from the subject's edge), in power gamma, then blurred.
+            const int margin = std::max(2, longSide / 300);
+            cv::Mat far(size, CV_32F), layer(size, CV_32FC4);
+            cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+                for (int y = range.start; y < range.end; ++y) {
+                    const float *a = alpha.ptr<float>(y), *nr = nearShare.ptr<float>(y), *d = depth.ptr<float>(y), *p = photoInPower.ptr<float>(y);
+                    float *f = far.ptr<float>(y), *l = layer.ptr<float>(y);
+                    for (int x = 0; x < size.width; ++x) {
+                        f[x] = 1 - a[x] - nr[x];
+                        for (int c = 0; c < 3; ++c) l[x * 4 + c] = p[x * 3 + c];
+                        l[x * 4 + 3] = std::max(focus - d[x], 0.0f) * maxRadius;
                     }
                 }
-                parts.pop_back();
-                cv::Mat nearColour;
-                cv::merge(parts, nearColour);
-                rendered = nearColour + rendered.mul(channels3(1.0f - coverage));
+            });
+            cv::erode(far, far, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * margin + 1, 2 * margin + 1)));
+            far = cv::min(cv::max((far - 0.8f) * 5.0f, 0.0f), 1.0f);
+            step("far layer");
+            std::vector<cv::Mat> filled = pushPull(layer, far);
+            layer.release();
+            step("push-pull");
+            std::vector<cv::Mat> colours, radii;
+            for (auto &level : filled) {
+                cv::Mat parts[4];
+                cv::split(level, parts);
+                cv::Mat colour;
+                cv::merge(parts, 3, colour);
+                colours.push_back(colour);
+                radii.push_back(parts[3]);
             }
+            filled.clear();
+            behind = discBlur(colours, radii);
+            step("far blur");
+            if (gamma != 1) cv::pow(cv::max(behind, 0.0f), 1 / gamma, behind);
+            step("gamma");
+        }
+
+        // The subject over it: only the background's share of each edge pixel changes.
+        cv::Mat rendered(size, CV_32FC3);
+        const bool transparent = options->background == MBX_CV_BACKGROUND_TRANSPARENT || (!blurring && behind.empty());
+        const bool cutOut = options->background == MBX_CV_BACKGROUND_TRANSPARENT;
+        cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+            float f[3], b[3], foreground[3], background[3];
+            for (int y = range.start; y < range.end; ++y) {
+                const float *a = alpha.ptr<float>(y), *p = photo.ptr<float>(y);
+                const float *behindRow = behind.empty() ? nullptr : behind.ptr<float>(y);
+                float *o = rendered.ptr<float>(y);
+                for (int x = 0; x < size.width; ++x) {
+                    const float *pixel = p + x * 3;
+                    if (a[x] >= 1 || (transparent && !cutOut)) { // the subject whole, or nothing to change
+                        for (int c = 0; c < 3; ++c) o[x * 3 + c] = pixel[c];
+                        continue;
+                    }
+                    if (a[x] <= 0) {
+                        for (int c = 0; c < 3; ++c) foreground[c] = background[c] = pixel[c];
+                    } else {
+                        sampleLevel(foregroundSmooth, smoothScale, x, y, f);
+                        sampleLevel(backgroundSmooth, smoothScale, x, y, b);
+                        edgeColours(pixel, a[x], f, b, foreground, background);
+                    }
+                    for (int c = 0; c < 3; ++c)
+                        o[x * 3 + c] = cutOut ? foreground[c] : pixel[c] + (1 - a[x]) * (behindRow[x * 3 + c] - background[c]);
+                }
+            }
+        });
+        behind.release();
+        step("composite");
+
+        if (blurring && cv::countNonZero(nearShare > 0.01f) > 0) {
+            // The near layer, premultiplied, its radius spread outwards (a max filter, worked out at a
+            // quarter of the size) so its blur covers what lies behind it.
+            cv::Mat nearRadius(size, CV_32F), layer(size, CV_32FC4);
+            cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+                for (int y = range.start; y < range.end; ++y) {
+                    const float *nr = nearShare.ptr<float>(y), *d = depth.ptr<float>(y), *p = photoInPower.ptr<float>(y);
+                    float *r = nearRadius.ptr<float>(y), *l = layer.ptr<float>(y);
+                    for (int x = 0; x < size.width; ++x) {
+                        r[x] = nr[x] > 0.01f ? std::max(d[x] - focus, 0.0f) * maxRadius : 0.0f;
+                        for (int c = 0; c < 3; ++c) l[x * 4 + c] = p[x * 3 + c] * nr[x];
+                        l[x * 4 + 3] = nr[x];
+                    }
+                }
+            });
+            cv::Mat quarter;
+            cv::resize(nearRadius, quarter, cv::Size((size.width + 3) / 4, (size.height + 3) / 4), 0, 0, cv::INTER_AREA);
+            const int reach = 2 * int(std::ceil(maxRadius / 4)) + 3;
+            cv::dilate(quarter, quarter, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach, reach)));
+            cv::resize(quarter, nearRadius, size, 0, 0, cv::INTER_LINEAR);
+            step("near layer");
+            cv::Mat blurred = discBlur({layer}, {nearRadius});
+            layer.release();
+            step("near blur");
+            cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+                for (int y = range.start; y < range.end; ++y) {
+                    const float *bl = blurred.ptr<float>(y);
+                    float *o = rendered.ptr<float>(y);
+                    for (int x = 0; x < size.width; ++x) {
+                        const float coverage = std::clamp(bl[x * 4 + 3], 0.0f, 1.0f);
+                        if (coverage <= 0) continue;
+                        for (int c = 0; c < 3; ++c) {
+                            // Premultiplied power: colour = (sum c^g a / sum a)^(1/g), times the coverage.
+                            float colour = bl[x * 4 + c] / std::max(bl[x * 4 + 3], 1e-6f);
+                            if (gamma != 1) colour = std::pow(std::max(colour, 0.0f), 1 / gamma);
+                            o[x * 3 + c] = colour * coverage + o[x * 3 + c] * (1 - coverage);
+                        }
+                    }
+                }
+            });
+            step("near composite");
         }
         cv::min(cv::max(rendered, 0.0f), 1.0f, rendered);
         fromRGBFloat(rendered, *output);
+        step("output");
         result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     });
 }
