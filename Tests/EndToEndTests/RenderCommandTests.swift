@@ -1,0 +1,76 @@
+import Foundation
+import MatteboxTestSupport
+import Testing
+
+let iPhonePortrait = TestEnvironment.shared?.appendingPathComponent("heic-samples/openize__iphone_portrait_photo.heic")
+
+/// `mattebox render` as a user runs it: an iPhone Portrait HEIC re-rendered
+/// from its own disparity (the original untouched, its EXIF and colour
+/// profile kept), and a photo with nothing to render from left unchanged
+/// with a note.
+@Suite struct RenderCommandTests {
+    let folder: URL
+
+    init() throws { folder = try TestEnvironment.scratchDirectory("render") }
+
+    private func mattebox(_ arguments: String...) -> TestEnvironment.CommandResult {
+        TestEnvironment.run([TestEnvironment.mattebox] + arguments, timeout: 300)
+    }
+
+    private func tag(_ name: String, of url: URL) -> String {
+        TestEnvironment.run(["/usr/bin/exiftool", "-s3", "-\(name)", url.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(.enabled(if: iPhonePortrait != nil, "../shared/heic-samples is not beside this checkout; skipping the iPhone Portrait photo"))
+    func anIPhonePortraitIsRenderedFromItsOwnDisparity() throws {
+        let input = folder.appendingPathComponent("portrait.heic")
+        try FileManager.default.copyItem(at: try #require(iPhonePortrait), to: input)
+        let before = try Data(contentsOf: input)
+        let out = folder.appendingPathComponent("out")
+        let run = mattebox("render", input.path, "-o", out.path, "--aperture", "2", "--json")
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(try Data(contentsOf: input) == before, "the original is never written")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let photo = try #require((report["photos"] as? [[String: Any]])?.first)
+        let notes = try #require(photo["notes"] as? [String: String])
+        #expect(notes["portraitEffect"]?.contains("the photo's own disparity (measured)") == true, "\(notes)")
+        #expect(notes["portraitEffectRemoved"]?.contains("disparity") == true, "\(notes)")
+        let output = URL(fileURLWithPath: try #require(photo["output"] as? String))
+        // The EXIF and the colour profile are the original's.
+        #expect(tag("Model", of: output) == tag("Model", of: input) && !tag("Model", of: input).isEmpty)
+        #expect(tag("DateTimeOriginal", of: output) == tag("DateTimeOriginal", of: input))
+        #expect(tag("ProfileDescription", of: output) == tag("ProfileDescription", of: input))
+        // The render is the same photo, blurred: libvips reads it at the same size, and it differs from the original.
+        let size = TestEnvironment.run(["/usr/bin/vipsheader", "-f", "width", output.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(size == "3024")
+        let difference = TestEnvironment.run(["/usr/bin/vips", "subtract", input.path, output.path, folder.appendingPathComponent("d.v").path])
+        #expect(difference.status == 0)
+        let deviation = Double(TestEnvironment.run(["/usr/bin/vips", "deviate", folder.appendingPathComponent("d.v").path]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(deviation > 1, "the render changes the photo (deviation of the difference \(deviation))")
+    }
+
+    @Test func aPhotoWithNeitherDepthNorMatteIsWrittenUnchangedWithANote() throws {
+        let input = folder.appendingPathComponent("plain.jpg")
+        // A photo with no face: no matte can be made, and it has no depth.
+        try FileManager.default.copyItem(
+            at: TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg"), to: input)
+        let out = folder.appendingPathComponent("plain-out")
+        let run = mattebox("render", input.path, "-o", out.path)
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("unchanged: the photo has neither depth nor a portrait matte"), "\(run.output)")
+        // Unchanged pixels: the JPEG's own bytes are kept (only what changed is encoded).
+        let written = out.appendingPathComponent("plain.jpg")
+        #expect(FileManager.default.fileExists(atPath: written.path))
+    }
+
+    @Test func badSettingsAreCommandLineMistakes() throws {
+        let input = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
+        let out = folder.appendingPathComponent("bad").path
+        for arguments in [["--aperture", "0.5"], ["--focus", "middle"], ["--background", "sky"], ["--highlights", "2"]] {
+            let run = TestEnvironment.run([TestEnvironment.mattebox, "render", input, "-o", out] + arguments)
+            #expect(run.status == 64, "\(arguments): \(run.status) \(run.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
