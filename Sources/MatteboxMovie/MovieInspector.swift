@@ -37,6 +37,17 @@ public enum MovieInspector {
     ]
 
     public static func inspect(_ bytes: [UInt8], name: String) throws -> MovieSummary {
+        // The box layer speaks of HEIF; a movie's errors name the movie.
+        do { return try summarise(bytes, name: name) } catch let error as HEIFError {
+            switch error {
+            case .malformed(let text): throw MatteboxError("\(name): malformed movie: \(text)")
+            case .unsupported(let text): throw MatteboxError("\(name): unsupported movie: \(text)")
+            case .codec(let text): throw MatteboxError("\(name): \(text)")
+            }
+        }
+    }
+
+    private static func summarise(_ bytes: [UInt8], name: String) throws -> MovieSummary {
         let top = try Box.children(of: bytes, in: 0..<bytes.count, parent: name)
         let moov = try top.required("moov", in: name)
         let boxes = try Box.children(of: bytes, in: moov.payload, parent: "moov")

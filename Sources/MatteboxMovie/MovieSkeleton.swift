@@ -53,6 +53,13 @@ struct MovieSkeleton {
             }
             offset += length
         }
+        if skeleton.cut == nil, offset < size {
+            // Fewer bytes than a box header are left: the file ends inside the next box's header.
+            skeleton.cutOff(at: offset, "\(url.path): the box header at offset \(offset) is cut off (truncated file?)", after: lastMovieFragment)
+        } else if skeleton.cut == nil, lastMovieFragment != nil {
+            // A fragment's header with no media data after it: its frames are not in the file.
+            skeleton.cutOff(at: size, "\(url.path): the file ends after a 'moof' box, before its media data (truncated file?)", after: lastMovieFragment)
+        }
         return skeleton
     }
 

@@ -23,13 +23,20 @@ public struct PhotoWriter: Sendable {
     public var safety: OutputSafety
     public var manifest: ResumeManifest?
     /// The rule for `format` nil, as help texts state it.
-    public static let defaultFormatRule = "heic when the photo has depth, mattes or alpha, else jpeg"
+    public static let defaultFormatRule =
+        "heic when the photo has depth, mattes or alpha, its HEIF input holds other images, or its EXIF is too large for JPEG; else jpeg"
 
-    /// The format a photo is written in: a stage's request, else the one asked for, else the default rule.
+    /// The format a photo is written in: a stage's request, else the one asked for, else the default
+    /// rule, which picks HEIC whenever JPEG would drop something the photo has.
     public func format(for photo: Photo) -> OutputFormat {
-        photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format
-            ?? (photo.auxiliary.isEmpty ? .jpeg : .heic)
+        if let chosen = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format { return chosen }
+        let input = photo.metadata.codedOrigins[.primary]?.file.bytes ?? []
+        let exifTooLarge = (photo.metadata.exif?.bytes.count ?? 0) > Self.largestJPEGExif
+        return photo.auxiliary.isEmpty && !exifTooLarge && !HEIFOnePictureLosses.hasOtherImages(input) ? .jpeg : .heic
     }
+
+    /// What one APP1 segment holds of EXIF: 65,535 bytes less its length field and "Exif\0\0".
+    static let largestJPEGExif = 65_535 - 2 - 6
 
     public init(
         directory: URL, format: OutputFormat?, quality: Int? = nil, writeAuxiliaryPNGs: Bool = false,

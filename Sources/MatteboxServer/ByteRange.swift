@@ -20,8 +20,10 @@ enum ByteRange: Equatable {
         let spec = value.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
         guard let dash = spec.firstIndex(of: "-") else { self = .whole; return }
         let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        // Digits only; a position too large for an Int lies past the end of any file (RFC 9110
+        // clamps a last position beyond the end), so it becomes Int.max rather than "no range".
         func number(_ text: Substring) -> Int? {
-            text.isEmpty || !text.allSatisfy({ $0.isASCII && $0.isNumber }) ? nil : Int(text).flatMap { $0 >= 0 ? $0 : nil }
+            text.isEmpty || !text.allSatisfy({ $0.isASCII && $0.isNumber }) ? nil : Int(text) ?? Int.max
         }
         if first.isEmpty {
             // "-N": the last N bytes.

@@ -28,6 +28,8 @@ public struct ServeConfiguration: Sendable {
     public var maximumEventListeners = 64
     /// Seconds a connection may sit between requests.
     public var idleTimeout: Int64 = 30
+    /// Seconds a request's head, and then its body, may take to arrive (`RequestDeadline`).
+    public var requestTimeout: Int64 = 10
 
     public init(library: URL) { self.library = library }
 }
@@ -125,9 +127,11 @@ public final class CameraApp: Sendable {
         addPageRoutes(to: router)
         addSessionRoutes(to: router)
         addLibraryRoutes(to: router)
+        let requestTimeout = configuration.requestTimeout
         let application = Application(
             router: router,
             server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestDeadline(limit: .seconds(requestTimeout))],
                 idleTimeout: .seconds(configuration.idleTimeout),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
             configuration: ApplicationConfiguration(

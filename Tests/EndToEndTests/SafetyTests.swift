@@ -115,6 +115,49 @@ import Testing
         #expect(try Data(contentsOf: original) == before)
     }
 
+    /// Found: a HEIC holding several pictures (a burst), written to JPEG by the default pipeline, lost them with no note.
+    @Test func aMultiImageHEICKeepsItsImagesOrNamesThem() throws {
+        let frames = try (1...3).map { index -> String in
+            let url = folder.appendingPathComponent("frame\(index).jpg")
+            try FileManager.default.copyItem(
+                at: TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-\(index).jpg"), to: url)
+            return url.path
+        }
+        let burst = folder.appendingPathComponent("burst.heic")
+        let made = TestEnvironment.run(["/usr/bin/heif-enc", "-q", "60"] + frames + ["-o", burst.path])
+        #expect(made.status == 0, "\(made.errors)")
+        #expect(TestEnvironment.run(["/usr/bin/heif-info", burst.path]).output.components(separatedBy: "image: ").count - 1 == 3)
+        // Asked for JPEG: the other pictures are named in a note, counted in the summary.
+        let asJPEG = mattebox("process", burst.path, "-o", folder.appendingPathComponent("jpeg").path, "--format", "jpeg")
+        #expect(asJPEG.status == 0, "\(asJPEG.output)")
+        #expect(asJPEG.output.contains("2 other images of the file") && asJPEG.output.contains("not kept"), "\(asJPEG.output)")
+        #expect(asJPEG.output.contains("1 with notes"), "\(asJPEG.output)")
+        // By default the output keeps them: HEIC, with all three pictures.
+        let byDefault = mattebox("process", burst.path, "-o", folder.appendingPathComponent("default").path)
+        #expect(byDefault.status == 0, "\(byDefault.output)")
+        let output = folder.appendingPathComponent("default/burst.heic")
+        let info = TestEnvironment.run(["/usr/bin/heif-info", output.path]).output
+        #expect(info.components(separatedBy: "image: ").count - 1 == 3, "\(info)")
+    }
+
+    /// Found: a HEIC whose EXIF is larger than a JPEG APP1 segment (Xiaomi's) failed in the default pipeline.
+    @Test func anEXIFTooLargeForJPEGIsWrittenAsHEICByDefault() throws {
+        let input = folder.appendingPathComponent("big-exif.heic")
+        let made = TestEnvironment.run([
+            "/usr/bin/heif-enc", "-q", "60", TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path,
+            "-o", input.path,
+        ])
+        #expect(made.status == 0, "\(made.errors)")
+        let comment = String(repeating: "Mattebox keeps every byte. ", count: 3000)  // 81,000 bytes
+        let tagged = TestEnvironment.run(["/usr/bin/exiftool", "-overwrite_original", "-UserComment=\(comment)", input.path])
+        #expect(tagged.status == 0, "\(tagged.errors)")
+        let run = mattebox("process", input.path, "-o", folder.appendingPathComponent("big").path)
+        #expect(run.status == 0, "\(run.output)")
+        let output = folder.appendingPathComponent("big/big-exif.heic")
+        let read = TestEnvironment.run(["/usr/bin/exiftool", "-s3", "-UserComment", output.path]).output
+        #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == comment.trimmingCharacters(in: .whitespaces), "the EXIF came through whole")
+    }
+
     @Test func whatAFormatCannotHoldIsANoteAndAConflictIsAnError() throws {
         let input = try photo()
         let depth = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/selfie-front.depth.png")

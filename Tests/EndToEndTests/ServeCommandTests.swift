@@ -101,6 +101,9 @@ import Testing
         #expect(open.status == 206 && open.body == liveMovie.dropFirst(2000))
         let beyond = try app.send("GET", moviePath, headers: ["Range: bytes=\(recording.count)-"])
         #expect(beyond.status == 416 && beyond.head.lowercased().contains("content-range: bytes */\(recording.count)"))
+        // Found: a last position too large for a 64-bit integer answered 200; it is clamped to the end (RFC 9110).
+        let huge = try app.send("GET", moviePath, headers: ["Range: bytes=0-18446744073709551615"])
+        #expect(huge.status == 206 && huge.body == recording, "\(huge.status)")
         let several = try app.send("GET", moviePath, headers: ["Range: bytes=0-9,20-29"])
         #expect(several.status == 200 && several.body == recording)
         #expect(try app.send("DELETE", "/api/library/\(stillID)", token: true).status == 200)
@@ -127,6 +130,45 @@ import Testing
         #expect(try app.send("POST", "/api/session/resume", token: true, headers: ["Origin: http://127.0.0.1:\(app.port)"]).status == 200)
         // DNS rebinding: a foreign host name for a loopback server.
         #expect(try app.send("GET", "/api/status", host: "evil.example:\(app.port)").status == 403)
+    }
+
+    /// Found: half-open connections were never closed, and a body that never arrived held the connection with no reply.
+    @Test func requestsThatNeverFinishArriveAreAnsweredAndClosed() throws {
+        let app = try ServedApp(["--request-timeout", "2"])
+        // Ten clients that send half a request head and wait.
+        var halfOpen: [Int32] = []
+        for _ in 0..<10 {
+            let fd = try ServedApp.connect(port: app.port)
+            ServedApp.write(fd, "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\nX-Slow: ")
+            halfOpen.append(fd)
+        }
+        // A body shorter than its length, and a chunk announced far larger than it is.
+        let short = try ServedApp.connect(port: app.port)
+        ServedApp.write(short, "PUT /api/controls HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\nX-Mattebox-Token: \(app.token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"gain\":")
+        let chunked = try ServedApp.connect(port: app.port)
+        ServedApp.write(chunked, "PUT /api/controls HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\nX-Mattebox-Token: \(app.token)\r\n"
+            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFF\r\n{")
+        // Meanwhile the server answers others.
+        #expect(try app.send("GET", "/api/status").status == 200)
+        // Each is closed by the server within the limit (the sockets' own receive timeout, 30 s, is far beyond it).
+        for fd in halfOpen {
+            var byte: UInt8 = 0
+            #expect(recv(fd, &byte, 1, 0) == 0, "a half-open connection was closed by the server")
+            close(fd)
+        }
+        for fd in [short, chunked] {
+            var data = [UInt8](repeating: 0, count: 4096)
+            var received = Data()
+            while true {
+                let n = recv(fd, &data, data.count, 0)
+                if n <= 0 { break }
+                received.append(contentsOf: data[0..<n])
+            }
+            let head = String(decoding: received, as: UTF8.self)
+            #expect(head.hasPrefix("HTTP/1.1 408") || head.hasPrefix("HTTP/1.1 413") || head.hasPrefix("HTTP/1.1 400"), "answered: \(head)")
+            close(fd)
+        }
     }
 
     @Test func limitsOnHeadersBodiesAndPathsHold() throws {

@@ -76,4 +76,54 @@ import Testing
         }
         #expect(fileErrors > 12, "cut movie files are refused (\(fileErrors))")
     }
+
+    /// Found: a recording cut right after a `moof`, or inside the next box's header, was reported
+    /// whole ("2.000 s, 60 frames") for media that is not in the file.
+    @Test func aRecordingCutAfterAFragmentHeaderSaysCutAndCountsOnlyWhatIsThere() throws {
+        let folder = try TestEnvironment.scratchDirectory("movie-cut-moof")
+        let path = folder.appendingPathComponent("rec.mp4").path
+        let recorder = try MovieRecorder(path: path, format: format, settings: MovieSettings())
+        // 75 frames a 30th of a second apart: fragments start at each keyframe (about one a second).
+        for index in 0..<75 {
+            var bytes: [UInt8] = []
+            for pixel in 0..<(64 * 48) { bytes += [UInt8((pixel + index * 8) % 256), UInt8(index % 256), 128] }
+            recorder.append(MovieFrame(bytes: bytes, timestamp: 1_000_000_000 + UInt64(index) * 33_333_333, input: .rgb24))
+        }
+        let outcome = recorder.finish()
+        #expect(outcome.complete, "\(outcome.error ?? "")")
+        let movie = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        // The top-level boxes: where each moof ends.
+        var offset = 0, moofEnds: [Int] = []
+        while offset + 8 <= movie.count {
+            let size = Int(movie[offset]) << 24 | Int(movie[offset + 1]) << 16 | Int(movie[offset + 2]) << 8 | Int(movie[offset + 3])
+            if String(decoding: movie[(offset + 4)..<(offset + 8)], as: UTF8.self) == "moof" { moofEnds.append(offset + size) }
+            guard size >= 8 else { break }
+            offset += size
+        }
+        #expect(moofEnds.count >= 2, "the recording has several fragments: \(moofEnds)")
+        let whole = try MovieInspector.inspect(at: URL(fileURLWithPath: path))
+        #expect(whole.cutOffAt == nil && whole.videoFrames == 75)
+        let cutFile = folder.appendingPathComponent("cut.mp4")
+        for cut in [moofEnds[1], moofEnds[1] + 4] {
+            try Data(movie[..<cut]).write(to: cutFile)
+            let summary = try MovieInspector.inspect(at: cutFile)
+            #expect(summary.cutOffAt != nil, "cut at \(cut): said whole")
+            #expect((summary.videoFrames ?? .max) < (whole.videoFrames ?? 0) && summary.duration < whole.duration, "cut at \(cut): \(summary)")
+            // What is left is exactly the first fragment, as ffprobe plays it.
+            let probed = try MovieProbe.read(cutFile.path).frames
+            #expect(summary.videoFrames == probed, "cut at \(cut): \(summary.videoFrames ?? -1) frames, ffprobe \(probed)")
+        }
+    }
+
+    /// Movie errors name the movie, not HEIF (the box layer is shared).
+    @Test func movieErrorsSpeakOfMoviesNotHEIF() throws {
+        var box: [UInt8] = [0, 0, 0, 16] + Array("moov".utf8) + [0, 0, 0, 99] + Array("mvhd".utf8)
+        box += []
+        do {
+            _ = try MovieInspector.inspect(box, name: "clip.mov")
+            Issue.record("a box larger than its parent was read")
+        } catch {
+            #expect("\(error)".contains("clip.mov") && !"\(error)".contains("HEIF"), "\(error)")
+        }
+    }
 }

@@ -67,6 +67,11 @@ extension ImageContainer {
             notes["alpha"] = "the alpha channel was not kept: it is \(alpha.width)x\(alpha.height) \(alpha.format), "
                 + "the picture \(photo.primary.width)x\(photo.primary.height) \(photo.primary.format)"
         }
+        if !holdsAuxiliaryImages, let original = photo.metadata.codedOrigins[.primary]?.file.bytes,
+            case let lost = HEIFOnePictureLosses.of(original), !lost.isEmpty
+        {
+            notes["heifItems"] = "\(lost.joined(separator: "; ")) not kept: \(displayName) holds one picture (write HEIC with --format heic to keep them)"
+        }
         if name != "jpeg", let original = photo.metadata.codedOrigins[.primary]?.file.bytes,
             case let kinds = JPEGSegments.unmodelledKinds(of: original), !kinds.isEmpty
         {

@@ -40,6 +40,8 @@ struct ServeCommand: ParsableCommand {
         completion: Completions.pipelines)
     var pipeline: String?
     @Option(help: "The token clients must present (default: one is made up at start).") var token: String?
+    @Option(help: "Seconds a request's head, and then its body, may take to arrive; slower clients are disconnected (408 once the head is in).")
+    var requestTimeout: Int64 = 10
     @Flag(help: "Trust X-Forwarded-For from a reverse proxy on this machine when deciding who is local.") var behindProxy = false
     @Flag(help: "Do not follow the machine's thermal and CPU pressure.") var ignorePressure = false
 
@@ -72,6 +74,8 @@ struct ServeCommand: ParsableCommand {
         configuration.port = port
         configuration.token = token
         configuration.behindProxy = behindProxy
+        guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
+        configuration.requestTimeout = requestTimeout
         let pipelineSource = try pipeline.map { try PipelineSource.load($0) }
             ?? (PipelineSource.named["portrait-mattes"] != nil ? try PipelineSource.load("portrait-mattes") : PipelineSource.load(nil))
         let app = try CameraApp(
