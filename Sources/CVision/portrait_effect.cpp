@@ -421,6 +421,85 @@ cv::Mat replacementBackground(const char *path, cv::Size storedSize, int orienta
 
 using namespace mbx;
 
+/// The far layer (outside the subject, behind the focal plane) filled in
+/// where the subject and nearer things hide it (push-pull from the pixels
+/// clearly behind, a little away from the subject's edge), blurred, and
+/// brought back from power gamma; full size. When nearly all of it blurs by
+/// many pixels (a matte alone puts the whole background at the far end), it
+/// is worked out on a reduced copy (half, a quarter or an eighth, so that 95 %
+/// of its pixels still have a radius of 4 reduced pixels or more) and
+/// enlarged: the blurred layer holds no finer detail than that.
+cv::Mat blurredFarLayer(const cv::Mat &fullPhoto, const cv::Mat &fullAlpha, const cv::Mat &fullNear, const cv::Mat &fullDepth,
+                        float focus, float fullMaxRadius, float gamma, StepClock &step) {
+    const cv::Size fullSize = fullPhoto.size();
+    std::vector<float> radii;
+    for (int y = 0; y < fullSize.height; y += 4) {
+        const float *a = fullAlpha.ptr<float>(y), *nr = fullNear.ptr<float>(y), *d = fullDepth.ptr<float>(y);
+        for (int x = 0; x < fullSize.width; x += 4)
+            if (1 - a[x] - nr[x] > 0.5f) radii.push_back(std::max(focus - d[x], 0.0f) * fullMaxRadius);
+    }
+    int reduction = 0;
+    if (!radii.empty()) {
+        std::nth_element(radii.begin(), radii.begin() + radii.size() / 20, radii.end());
+        const float fifth = radii[radii.size() / 20];
+        reduction = fifth >= 8 ? std::min(3, int(std::floor(std::log2(fifth / 4)))) : 0;
+    }
+    const double scale = std::pow(0.5, reduction);
+    cv::Mat photo = fullPhoto, alpha = fullAlpha, nearShare = fullNear, depth = fullDepth;
+    if (reduction > 0) {
+        const cv::Size size(std::max(1, int(std::lround(fullSize.width * scale))), std::max(1, int(std::lround(fullSize.height * scale))));
+        cv::resize(fullPhoto, photo, size, 0, 0, cv::INTER_AREA);
+        cv::resize(fullAlpha, alpha, size, 0, 0, cv::INTER_AREA);
+        cv::resize(fullNear, nearShare, size, 0, 0, cv::INTER_AREA);
+        cv::resize(fullDepth, depth, size, 0, 0, cv::INTER_AREA);
+    }
+    const cv::Size size = photo.size();
+    const float maxRadius = float(fullMaxRadius * scale);
+    const int margin = std::max(1, int(std::lround(std::max(fullSize.width, fullSize.height) / 300.0 * scale)));
+    cv::Mat far(size, CV_32F), layer(size, CV_32FC4);
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; ++y) {
+            const float *a = alpha.ptr<float>(y), *nr = nearShare.ptr<float>(y), *d = depth.ptr<float>(y), *p = photo.ptr<float>(y);
+            float *f = far.ptr<float>(y), *l = layer.ptr<float>(y);
+            for (int x = 0; x < size.width; ++x) {
+                f[x] = 1 - a[x] - nr[x];
+                for (int c = 0; c < 3; ++c) l[x * 4 + c] = p[x * 3 + c];
+                l[x * 4 + 3] = std::max(focus - d[x], 0.0f) * maxRadius;
+            }
+        }
+    });
+    // Eroded at a quarter of the size (a min filter that wide is costly at full size), thresholded,
+    // and never more than the share itself: a pixel of the subject or the near layer is never a source.
+    cv::Mat quarterFar;
+    cv::resize(far, quarterFar, cv::Size((size.width + 3) / 4, (size.height + 3) / 4), 0, 0, cv::INTER_AREA);
+    const int quarterMargin = std::max(1, (margin + 3) / 4);
+    cv::erode(quarterFar, quarterFar, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * quarterMargin + 1, 2 * quarterMargin + 1)));
+    cv::resize(quarterFar, quarterFar, size, 0, 0, cv::INTER_LINEAR);
+    far = cv::min(far, quarterFar);
+    far = cv::min(cv::max((far - 0.8f) * 5.0f, 0.0f), 1.0f);
+    step(reduction > 0 ? "far layer (reduced)" : "far layer");
+    std::vector<cv::Mat> filled = pushPull(layer, far);
+    layer.release();
+    step("push-pull");
+    std::vector<cv::Mat> colours, levelRadii;
+    for (auto &level : filled) {
+        cv::Mat parts[4];
+        cv::split(level, parts);
+        cv::Mat colour;
+        cv::merge(parts, 3, colour);
+        colours.push_back(colour);
+        // discBlur takes radii in pixels of its level 0: here, the reduced copy's.
+        levelRadii.push_back(parts[3]);
+    }
+    filled.clear();
+    cv::Mat behind = discBlur(colours, levelRadii);
+    step("far blur");
+    if (gamma != 1) cv::pow(cv::max(behind, 0.0f), 1 / gamma, behind);
+    if (reduction > 0) cv::resize(behind, behind, fullSize, 0, 0, cv::INTER_LINEAR);
+    step("gamma, enlarged");
+    return behind;
+}
+
 extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_image *matte, const mbx_cv_image *disparity,
                                       const mbx_cv_portrait_effect_options *options, mbx_cv_image *output, mbx_cv_plane *alphaOut,
                                       mbx_cv_portrait_effect_result *result, mbx_cv_error *error) {
@@ -512,48 +591,7 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
             if (!options->background_path) throw Failure{"portrait effect: no background image"};
             behind = replacementBackground(options->background_path, size, options->orientation);
         } else if (blurring) {
-            // The far layer, filled in where the subject and nearer things hide it (from pixels clearly
-            // behind, a little away from the subject's edge), in power gamma, then blurred.
-            const int margin = std::max(2, longSide / 300);
-            cv::Mat far(size, CV_32F), layer(size, CV_32FC4);
-            cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
-                for (int y = range.start; y < range.end; ++y) {
-                    const float *a = alpha.ptr<float>(y), *nr = nearShare.ptr<float>(y), *d = depth.ptr<float>(y), *p = photoInPower.ptr<float>(y);
-                    float *f = far.ptr<float>(y), *l = layer.ptr<float>(y);
-                    for (int x = 0; x < size.width; ++x) {
-                        f[x] = 1 - a[x] - nr[x];
-                        for (int c = 0; c < 3; ++c) l[x * 4 + c] = p[x * 3 + c];
-                        l[x * 4 + 3] = std::max(focus - d[x], 0.0f) * maxRadius;
-                    }
-                }
-            });
-            // Eroded and thresholded at a quarter of the size (a min filter that wide is costly at full size).
-            cv::Mat quarterFar;
-            cv::resize(far, quarterFar, cv::Size((size.width + 3) / 4, (size.height + 3) / 4), 0, 0, cv::INTER_AREA);
-            const int quarterMargin = std::max(1, (margin + 3) / 4);
-            cv::erode(quarterFar, quarterFar, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * quarterMargin + 1, 2 * quarterMargin + 1)));
-            cv::resize(quarterFar, quarterFar, size, 0, 0, cv::INTER_LINEAR);
-            // Never more than the full-size share: a pixel of the subject or the near layer is never a source.
-            far = cv::min(far, quarterFar);
-            far = cv::min(cv::max((far - 0.8f) * 5.0f, 0.0f), 1.0f);
-            step("far layer");
-            std::vector<cv::Mat> filled = pushPull(layer, far);
-            layer.release();
-            step("push-pull");
-            std::vector<cv::Mat> colours, radii;
-            for (auto &level : filled) {
-                cv::Mat parts[4];
-                cv::split(level, parts);
-                cv::Mat colour;
-                cv::merge(parts, 3, colour);
-                colours.push_back(colour);
-                radii.push_back(parts[3]);
-            }
-            filled.clear();
-            behind = discBlur(colours, radii);
-            step("far blur");
-            if (gamma != 1) cv::pow(cv::max(behind, 0.0f), 1 / gamma, behind);
-            step("gamma");
+            behind = blurredFarLayer(photoInPower, alpha, nearShare, depth, focus, maxRadius, gamma, step);
         }
 
         // The subject over it: only the background's share of each edge pixel changes.

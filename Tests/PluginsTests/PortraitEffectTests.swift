@@ -121,6 +121,19 @@ import Testing
         #expect(abs(disc.diameter - 2 * middle) <= 0.1 * 2 * middle, "middle light: diameter \(disc.diameter), expected \(2 * middle)")
     }
 
+    /// With a matte alone the whole background lies at the far end, so it is blurred on a reduced
+    /// copy (a quarter here) and enlarged: the discs keep their size and flat top.
+    @Test(arguments: [1.4, 2.8]) func aMatteAloneBlursTheBackgroundAsOneFarPlane(aperture: Double) throws {
+        let rendered = try Self.render(Self.scene(), "aperture: \(aperture), highlights: 0", depth: false)
+        let far = Self.radius(aperture: aperture, disparityDifference: 1)
+        for light in Self.farLights + [Self.middleLight] {
+            let disc = Self.bokeh(rendered.primary, around: light, reach: Int(far * 1.6))
+            #expect(abs(disc.diameter - 2 * far) <= 0.1 * 2 * far, "light at \(light): diameter \(disc.diameter), expected \(2 * far)")
+            #expect(disc.flatness < 0.15, "the disc's centre is flat: \(disc.flatness)")
+        }
+        #expect(rendered.metadata.notes["portraitEffect"]?.contains("layered estimate from the portrait matte") == true)
+    }
+
     @Test func fSixteenLeavesThePhotoAsItWasAndWiderNeverBlursLess() throws {
         let scene = Self.scene()
         let sharp = try Self.render(scene, "aperture: 16").primary
