@@ -11,7 +11,7 @@ DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev li
 	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-onnx libturbojpeg0-dev \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
 
-.PHONY: all release man deps build models test test-browser check-layers check-plugins demo bench bench-quality install uninstall samples clean
+.PHONY: all release man deps build models test test-browser fuzz fuzz-ci check-layers check-plugins demo bench bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 
@@ -50,6 +50,16 @@ models: build
 test: build check-layers
 	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
 	Tests/Browser/run.sh $(BIN_DIR)/mattebox
+	$(MAKE) fuzz-ci
+
+## fuzz: every parser Mattebox wrote under libFuzzer and AddressSanitizer, 1,000,000 executions a
+## target (at most 15 minutes each); a crash's input lands in Tests/Fuzz/Regressions (see Tests/Fuzz/run.sh)
+fuzz: deps
+	Tests/Fuzz/run.sh 1000000 900
+
+## fuzz-ci: the short pass `make test` runs: each target for 8 seconds
+fuzz-ci: deps
+	Tests/Fuzz/run.sh 1000000000 8
 
 ## test-browser: `mattebox serve` in Debian's chromium driven by Playwright (screenshots in test-artifacts/browser)
 test-browser: build

@@ -146,7 +146,8 @@ let package = Package(
         .target(
             name: "MatteboxSemanticMattes", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/SemanticMattes"),
         .target(
-            name: "MatteboxPortraitEffect", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/PortraitEffect"),
+            name: "MatteboxPortraitEffect", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/PortraitEffect",
+            exclude: ["README.md"]),
         .target(
             name: "MatteboxSampleInvert", dependencies: ["CMatteboxPluginABI"], path: "Samples/plugins/c-invert",
             publicHeadersPath: "."),
@@ -154,11 +155,23 @@ let package = Package(
             name: "MatteboxSampleGrayscale", dependencies: ["MatteboxPluginSDK"],
             path: "Samples/plugins/swift-grayscale"),
 
+        // Fuzz targets for every parser Mattebox wrote (make fuzz; replayed by FuzzRegressionTests).
+        .target(
+            name: "MatteboxFuzzTargets",
+            dependencies: [
+                "MatteboxCore", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxImageIO", "MatteboxMovie", "MatteboxPipeline",
+                "MatteboxServer", "MatteboxVision",
+            ],
+            path: "Tests/Fuzz/Targets"),
+        .target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"),
+        .executableTarget(name: "mattebox-fuzz", dependencies: ["MatteboxFuzzTargets", "CFuzzDriver"], path: "Tests/Fuzz/Driver"),
+
         .target(
             name: "MatteboxTestSupport",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline"],
             path: "Tests/MatteboxTestSupport"),
         .testTarget(name: "MatteboxRuntimeTests", dependencies: ["MatteboxRuntime", "MatteboxTestSupport"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["MatteboxFuzzTargets", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxGeometryTests", dependencies: ["MatteboxGeometry"]),
         .testTarget(name: "MatteboxPressureTests", dependencies: ["MatteboxPressure", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore"]),

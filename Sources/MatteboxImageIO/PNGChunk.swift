@@ -2,7 +2,7 @@ import Foundation
 
 /// PNG chunks (length, type, data, CRC-32), for the metadata Mattebox adds
 /// to PNGs libvips wrote: EXIF, and the scale of 16-bit depth and disparity.
-enum PNGChunk {
+package enum PNGChunk {
     static func make(type: String, data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         let count = UInt32(data.count)
@@ -31,7 +31,7 @@ enum CRC32 {
 
 extension PNGChunk {
     /// The text of a tEXt chunk with `key`, read from the chunks before the image data.
-    static func text(_ key: String, in png: [UInt8]) -> String? {
+    package static func text(_ key: String, in png: [UInt8]) -> String? {
         guard png.count > 8, png.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
         var offset = 8
         while offset + 8 <= png.count {

@@ -3,7 +3,7 @@ import Foundation
 /// The part of a file a client asked for with `Range: bytes=…` (RFC 9110 §14.1.2), resolved
 /// against the file's size. It exists so the browser's `<video>` can seek in a long recording:
 /// Chromium asks for byte ranges and will not seek in a movie served only whole.
-enum ByteRange: Equatable {
+package enum ByteRange: Equatable {
     /// No usable range was asked for (or several were, or `If-Range` may not match): send it all.
     case whole
     /// Send these bytes with 206 Partial Content.
@@ -13,7 +13,7 @@ enum ByteRange: Equatable {
 
     /// What to send for `header` (the Range field's value) on a file of `size` bytes.
     /// Only one range is honoured; a list of ranges gets the whole file, which RFC 9110 allows.
-    init(header: String?, ifRange: String?, size: Int) {
+    package init(header: String?, ifRange: String?, size: Int) {
         guard let header, ifRange == nil, size >= 0 else { self = .whole; return }
         let value = header.trimmingCharacters(in: .whitespaces)
         guard value.lowercased().hasPrefix("bytes="), !value.contains(",") else { self = .whole; return }

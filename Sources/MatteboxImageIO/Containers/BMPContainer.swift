@@ -71,3 +71,8 @@ struct BMPContainer: ImageContainer {
         return image
     }
 }
+
+/// The BMP reader on its own, for the fuzz targets (`Tests/Fuzz`).
+package enum BMPReader {
+    package static func decode(_ bytes: [UInt8]) throws -> PixelImage { try BMPContainer.decode(bytes) }
+}

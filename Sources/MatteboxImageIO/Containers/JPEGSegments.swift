@@ -3,9 +3,9 @@ import Foundation
 /// The marker segments before a JPEG's scan that Mattebox does not model
 /// (IPTC, extended XMP, MPF, comments, other APPn), so they can be carried
 /// into a JPEG that is encoded again, or named when an output cannot hold them.
-enum JPEGSegments {
+package enum JPEGSegments {
     /// One segment, marker and length included.
-    struct Segment {
+    package struct Segment {
         let marker: UInt8
         let bytes: ArraySlice<UInt8>
 
@@ -13,7 +13,7 @@ enum JPEGSegments {
 
         /// What it is, for notes; nil for what every JPEG writer makes anew
         /// (JFIF, EXIF, the standard XMP, ICC, Adobe's colour transform).
-        var kind: String? {
+        package var kind: String? {
             switch marker {
             case 0xE0, 0xEE: return nil
             case 0xE1 where starts(with: "Exif\0\0") || starts(with: "http://ns.adobe.com/xap/1.0/\0"): return nil
@@ -32,7 +32,7 @@ enum JPEGSegments {
     }
 
     /// The segments between SOI and the scan.
-    static func segments(of jpeg: [UInt8]) -> [Segment] {
+    package static func segments(of jpeg: [UInt8]) -> [Segment] {
         guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return [] }
         var result: [Segment] = []
         var offset = 2
@@ -46,7 +46,7 @@ enum JPEGSegments {
     }
 
     /// What of `jpeg`'s own segments a file without them loses, by kind ("IPTC/Photoshop (APP13)").
-    static func unmodelledKinds(of jpeg: [UInt8]) -> [String] {
+    package static func unmodelledKinds(of jpeg: [UInt8]) -> [String] {
         var kinds: [String] = []
         for kind in segments(of: jpeg).compactMap(\.kind) where !kinds.contains(kind) { kinds.append(kind) }
         return kinds
@@ -73,7 +73,7 @@ enum JPEGSegments {
     }
 
     /// `jpeg` without its MPF segment (for a file whose scan was rewritten).
-    static func withoutMPF(_ jpeg: [UInt8]) -> [UInt8] {
+    package static func withoutMPF(_ jpeg: [UInt8]) -> [UInt8] {
         let mpf = segments(of: jpeg).filter(\.isMPF)
         guard let first = mpf.first else { return jpeg }
         return Array(jpeg[..<first.bytes.startIndex]) + Array(jpeg[first.bytes.endIndex...])

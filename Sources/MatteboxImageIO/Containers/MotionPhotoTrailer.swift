@@ -8,9 +8,9 @@ import Foundation
 /// or HEIC written from such a photo gets the same movie again, with the
 /// directory brought up to date, so the Motion Photo is rebuilt rather than
 /// left with an XMP pointing at nothing.
-enum MotionPhotoTrailer {
+package enum MotionPhotoTrailer {
     /// Where the movie lies in `jpeg`, when the XMP says it is a Motion Photo and an MP4/MOV is there.
-    static func range(in jpeg: [UInt8], xmp: Data?) -> Range<Int>? {
+    package static func range(in jpeg: [UInt8], xmp: Data?) -> Range<Int>? {
         guard let xmp, let length = movieLength(String(decoding: xmp, as: UTF8.self)), length >= 16, length < jpeg.count - 4
         else { return nil }
         let start = jpeg.count - length
@@ -19,7 +19,7 @@ enum MotionPhotoTrailer {
     }
 
     /// The movie's length from the end of the file, as the XMP gives it.
-    static func movieLength(_ xmp: String) -> Int? {
+    package static func movieLength(_ xmp: String) -> Int? {
         if attribute("MotionPhoto", in: xmp) == "1" {
             for item in matches(of: #"<(?:\w+:)?Item\b[^>]*>"#, in: xmp) where item.contains("Semantic=\"MotionPhoto\"") {
                 return attribute("Length", in: item).flatMap { Int($0) }
@@ -51,7 +51,7 @@ enum MotionPhotoTrailer {
     /// written: the primary item's type and padding (a JPEG's movie follows
     /// it at once, a HEIC's after the `mpvd` header) and the movie's length.
     /// XMP without a directory (MicroVideo, or none) is returned as it is.
-    static func describing(_ xmp: Data, primaryMime: String, padding: Int, movieLength: Int) -> Data {
+    package static func describing(_ xmp: Data, primaryMime: String, padding: Int, movieLength: Int) -> Data {
         var text = String(decoding: xmp, as: UTF8.self)
         guard attribute("MotionPhoto", in: text) == "1" else { return xmp }
         for item in matches(of: #"<(?:\w+:)?Item\b[^>]*>"#, in: text) {

@@ -1,0 +1,1 @@
+/* The header is the module; there is nothing to compile. */

@@ -1,0 +1,90 @@
+import Foundation
+import MatteboxCore
+import MatteboxHEIF
+import MatteboxISOBMFF
+import MatteboxImageIO
+import MatteboxMovie
+import MatteboxPipeline
+import MatteboxServer
+import MatteboxVision
+
+/// Every parser Mattebox wrote itself, each as a function of arbitrary bytes,
+/// as libFuzzer (`make fuzz`) and the regression replay (`FuzzRegressionTests`)
+/// call them. A target may throw or return nothing; it must never crash, hang
+/// or read out of bounds (the fuzz build runs under AddressSanitizer).
+public enum FuzzTargets {
+    public static let all: [String: @Sendable ([UInt8]) -> Void] = [
+        "isobmff": isobmff,
+        "heif-motion-photo": heifMotionPhoto,
+        "jpeg-segments": jpegSegments,
+        "exif": exif,
+        "motion-photo-xmp": motionPhotoXMP,
+        "movie": movie,
+        "bmp": bmp,
+        "pfm": pfm,
+        "png-text": pngText,
+        "pipeline-yaml": pipelineYAML,
+        "http-range": httpRange,
+    ]
+
+    /// The ISOBMFF box layer and HEIF's item model: items, properties, references, item data.
+    static func isobmff(_ bytes: [UInt8]) {
+        guard let container = try? HEIFContainer(bytes: bytes) else { return }
+        for id in container.itemOrder.prefix(64) {
+            _ = container.properties(of: id)
+            _ = try? container.data(of: id)
+            _ = container.targets(of: id, by: "dimg")
+            _ = container.items(referencing: id, by: "auxl")
+        }
+        _ = HEIFOnePictureLosses.of(bytes)
+    }
+
+    /// A HEIC Motion Photo's `mpvd` box and the top-level boxes a rewrite cannot carry.
+    static func heifMotionPhoto(_ bytes: [UInt8]) {
+        guard let container = try? HEIFContainer(bytes: bytes) else { return }
+        _ = MotionPhotoVideoBox.movie(in: container)
+        _ = MotionPhotoVideoBox.unmodelledBoxes(in: container)
+    }
+
+    static func jpegSegments(_ bytes: [UInt8]) {
+        for segment in JPEGSegments.segments(of: bytes) { _ = segment.kind }
+        _ = JPEGSegments.unmodelledKinds(of: bytes)
+        _ = JPEGSegments.withoutMPF(bytes)
+    }
+
+    static func exif(_ bytes: [UInt8]) {
+        guard let block = ExifBlock(bytes) else { return }
+        _ = (block.orientation, block.make, block.model, block.dateTimeOriginal, block.lensModel)
+        _ = (block.appleContentIdentifier, block.exposureValue100, block.hasLocation, block.pixelDimensions)
+    }
+
+    /// A Motion Photo's XMP (Google's Camera and Container namespaces) and the JPEG it describes.
+    static func motionPhotoXMP(_ bytes: [UInt8]) {
+        let xmp = Data(bytes)
+        _ = MotionPhotoTrailer.movieLength(String(decoding: bytes, as: UTF8.self))
+        _ = MotionPhotoTrailer.range(in: bytes, xmp: xmp)
+        _ = MotionPhotoTrailer.describing(xmp, primaryMime: "image/jpeg", padding: 0, movieLength: 1000)
+    }
+
+    static func movie(_ bytes: [UInt8]) { _ = try? MovieInspector.inspect(bytes, name: "fuzz.mp4") }
+
+    static func bmp(_ bytes: [UInt8]) { _ = try? BMPReader.decode(bytes) }
+
+    static func pfm(_ bytes: [UInt8]) { _ = try? DisparityFile.readPFM(Data(bytes), name: "fuzz.pfm") }
+
+    static func pngText(_ bytes: [UInt8]) { _ = PNGChunk.text("mattebox:depth-scale", in: bytes) }
+
+    static func pipelineYAML(_ bytes: [UInt8]) {
+        _ = try? PipelineFile.parse(String(decoding: bytes, as: UTF8.self), path: "fuzz.yaml")
+    }
+
+    /// `Range` headers against files of a few sizes: a part must lie inside the file.
+    static func httpRange(_ bytes: [UInt8]) {
+        let header = String(decoding: bytes, as: UTF8.self)
+        for size in [0, 1, 1000, Int.max] {
+            if case .part(let range) = ByteRange(header: header, ifRange: nil, size: size) {
+                precondition(range.lowerBound >= 0 && range.upperBound < size, "range \(range) outside a file of \(size) bytes")
+            }
+        }
+    }
+}
