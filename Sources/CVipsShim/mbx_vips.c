@@ -132,6 +132,23 @@ static int decode_image(VipsImage *image, const char *path, mbx_decoded *out, ch
     copy_blob(image, VIPS_META_EXIF_NAME, &out->exif);
     copy_blob(image, VIPS_META_XMP_NAME, &out->xmp);
     copy_blob(image, VIPS_META_ICC_NAME, &out->icc);
+    if (vips_image_get_typeof(image, VIPS_META_IPTC_NAME)) {
+        const void *iptc = NULL;
+        size_t iptc_size = 0;
+        if (!vips_image_get_blob(image, VIPS_META_IPTC_NAME, &iptc, &iptc_size)) out->iptc_bytes = iptc_size;
+    }
+    gchar **fields = vips_image_get_fields(image);
+    for (int i = 0; fields && fields[i]; i++) {
+        const char *name = fields[i];
+        if (strncmp(name, "png-comment-", 12) == 0 || strcmp(name, "gif-comment") == 0 ||
+            strcmp(name, "image-description") == 0 || strncmp(name, "tiff-", 5) == 0) {
+            if (strncmp(name, "tiff-", 5) == 0 && strcmp(name, "tiff-photometric-interpretation") == 0) continue;
+            if (strncmp(name, "tiff-", 5) == 0 && strcmp(name, "tiff-compression") == 0) continue;
+            size_t used = strlen(out->other_fields);
+            snprintf(out->other_fields + used, sizeof(out->other_fields) - used, "%s%s", used ? ", " : "", name);
+        }
+    }
+    g_strfreev(fields);
 
     gboolean sixteen = vips_image_get_format(image) == VIPS_FORMAT_USHORT;
     VipsBandFormat wanted = sixteen ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR;

@@ -158,6 +158,24 @@ import Testing
         #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == comment.trimmingCharacters(in: .whitespaces), "the EXIF came through whole")
     }
 
+    /// Found: a TIFF's IPTC and description, and a PNG's comments, were dropped with no note.
+    @Test func metadataATIFFOrPNGHoldsBeyondEXIFAndXMPIsNamed() throws {
+        let tiff = folder.appendingPathComponent("described.tif")
+        let png = folder.appendingPathComponent("commented.png")
+        let source = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
+        #expect(TestEnvironment.run(["/usr/bin/vips", "copy", source, tiff.path]).status == 0)
+        #expect(TestEnvironment.run(["/usr/bin/vips", "copy", source, png.path]).status == 0)
+        #expect(TestEnvironment.run([
+            "/usr/bin/exiftool", "-q", "-overwrite_original", "-IPTC:Keywords=harbour", "-ImageDescription=Boats at dawn", tiff.path,
+        ]).status == 0)
+        #expect(TestEnvironment.run(["/usr/bin/exiftool", "-q", "-overwrite_original", "-PNG:Comment=from the scanner", png.path]).status == 0)
+        let run = mattebox("process", tiff.path, png.path, "-o", folder.appendingPathComponent("named").path, "--format", "heic")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("the IPTC record") && run.output.contains("image-description of the TIFF not kept"), "\(run.output)")
+        #expect(run.output.contains("png-comment-0-Comment of the PNG not kept"), "\(run.output)")
+        #expect(run.output.contains("2 with notes"), "\(run.output)")
+    }
+
     @Test func whatAFormatCannotHoldIsANoteAndAConflictIsAnError() throws {
         let input = try photo()
         let depth = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/selfie-front.depth.png")

@@ -39,6 +39,11 @@ typedef struct mbx_decoded {
     mbx_blob xmp;
     mbx_blob icc;
     char loader[64];
+    /* Metadata the file holds that Mattebox does not carry: the IPTC record's size (0: none),
+     * and the names of text fields libvips read (PNG and GIF comments, TIFF descriptions),
+     * comma-separated, cut at the buffer's end. */
+    size_t iptc_bytes;
+    char other_fields[512];
 } mbx_decoded;
 
 /* Starts libvips once per process; returns 0 on success. */

@@ -66,6 +66,16 @@ struct VipsContainer: ImageContainer {
             exif: exifBytes.flatMap(ExifBlock.init), xmp: Vips.data(decoded.xmp),
             iccProfile: Vips.data(decoded.icc))
         let loader = withUnsafeBytes(of: decoded.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // What the file holds beyond the EXIF, XMP and ICC profile a photo carries is named, never dropped silently.
+        var unkept: [String] = []
+        if decoded.iptc_bytes > 0 { unkept.append("the IPTC record (\(decoded.iptc_bytes) bytes)") }
+        let fields = withUnsafeBytes(of: decoded.other_fields) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if !fields.isEmpty { unkept.append("the text fields \(fields)") }
+        // (A JPEG's own segments, IPTC and comments included, are carried by JPEG outputs and named by the others.)
+        if !unkept.isEmpty, name != "jpeg" {
+            metadata.notes["inputMetadata"] =
+                "\(unkept.joined(separator: " and ")) of the \(displayName) not kept: Mattebox carries EXIF, XMP and the colour profile"
+        }
         if loader.hasPrefix("heifload") {
             // HEIF-family files the HEIF reader leaves to libvips (AVIF): libheif
             // applies irot/imir while decoding, so the pixels are already upright.
