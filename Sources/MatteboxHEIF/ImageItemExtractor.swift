@@ -1,5 +1,6 @@
 import MatteboxISOBMFF
-/// Copies one image item (an `hvc1`, or a `grid` with its tiles) out of a HEIF
+/// Copies one image item (an `hvc1`, a `grid` with its tiles, or an `iovl`
+/// overlay with the images it lays on its canvas) out of a HEIF
 /// file: into a small file of its own, without transforms or auxiliary links,
 /// so libheif decodes exactly that item as stored, whatever else the original
 /// holds (including the multi-target references libheif 1.15 refuses); or
@@ -62,8 +63,32 @@ enum ImageItemExtractor {
             }
             builder.addReference("dimg", from: grid, to: tileIDs)
             return (grid, coding!)
+        case "iovl":
+            // An overlay: a canvas with its inputs placed on it (ISO/IEC 23008-12 6.6.2.3); libheif composes it.
+            let inputs = container.targets(of: id, by: "dimg")
+            guard !inputs.isEmpty else { throw HEIFError.malformed("overlay item \(id) has no input images") }
+            guard inputs.count <= maximumTiles else {
+                throw HEIFError.unsupported("overlay item \(id) has \(inputs.count) input images (at most \(maximumTiles))")
+            }
+            let overlay = try builder.addItem(type: "iovl", hidden: hidden, data: try container.data(of: id))
+            for (property, essential) in container.properties(of: id) where keeps(property.type, whole: whole) {
+                builder.associate(overlay, property: property.box, essential: essential)
+            }
+            var coding: Coding?
+            var inputIDs: [UInt16] = []
+            for input in inputs {
+                // Inputs are coded images or grids, never overlays of overlays (no loops to follow).
+                guard let type = container.items[input]?.type, type == "hvc1" || type == "grid" else {
+                    throw HEIFError.malformed("overlay item \(id) names item \(input) as an input, which is not an hvc1 image or grid")
+                }
+                let copied = try copyImage(input, from: container, into: &builder, hidden: true, whole: whole)
+                inputIDs.append(copied.id)
+                coding = coding ?? copied.coding
+            }
+            builder.addReference("dimg", from: overlay, to: inputIDs)
+            return (overlay, coding!)
         default:
-            throw HEIFError.unsupported("item \(id) is coded as '\(item.type)'; Mattebox decodes HEVC (hvc1) and grids")
+            throw HEIFError.unsupported("item \(id) is coded as '\(item.type)'; Mattebox decodes HEVC (hvc1), grids and overlays")
         }
     }
 
