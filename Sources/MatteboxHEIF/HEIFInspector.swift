@@ -104,7 +104,7 @@ public enum HEIFInspector {
             let auxXMP = try HEIFReader.xmp(describing: id, in: container)
             auxiliary.append(
                 HEIFSummary.Auxiliary(
-                    image: try image(id, in: container, orientation: orientation), type: urn,
+                    image: try image(id, in: container, orientation: displayOrientation(of: id, in: container, primary: orientation)), type: urn,
                     role: AuxiliaryType.role(for: urn, depth: depth).rawValue, depth: depth,
                     xmpAuxiliaryImageType: auxXMP.flatMap { attribute("apdi:AuxiliaryImageType", in: $0) },
                     xmpBytes: auxXMP?.count))
@@ -127,6 +127,14 @@ public enum HEIFInspector {
                 try image($0, in: container, orientation: HEIFOrientation.orientation(of: HEIFReader.transformProperties(of: $0, in: container)))
             },
             entityGroups: container.entityGroups.map { "\($0.type): \($0.entities.map(String.init).joined(separator: ", "))" })
+    }
+
+    /// How an auxiliary image is displayed: by its own transforms when it has
+    /// any (a writer that stores it in another frame states that frame), else
+    /// as the primary is (iPhones give auxiliary images no transforms of their own).
+    private static func displayOrientation(of id: UInt32, in container: HEIFContainer, primary: ExifOrientation) -> ExifOrientation {
+        let own = HEIFReader.transformProperties(of: id, in: container)
+        return own.isEmpty ? primary : HEIFOrientation.orientation(of: own)
     }
 
     private static func image(_ id: UInt32, in container: HEIFContainer, orientation: ExifOrientation) throws
