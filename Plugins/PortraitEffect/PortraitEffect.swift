@@ -188,10 +188,15 @@ final class PortraitEffect: PhotoProcessor {
         case MBX_CV_FOCUSED_ON_MATTE: focusFrom = "the portrait matte's subject"
         default: focusFrom = "the nearest large region of the depth (no matte, no face)"
         }
-        try photo.setString(
-            "note.portraitEffect",
-            String(format: "%@ at f/%.1f, focused on %@ (disparity %.2f of 0-1); blur radius %.1f px per unit of disparity; depth: %@",
-                   backgroundName, aperture, focusFrom, result.focus_disparity, result.max_radius, depthSource))
+        let note: String
+        if case .blur = background {
+            note = String(
+                format: "%@ at f/%.1f, focused on %@ (disparity %.2f of 0-1); blur radius %.1f px per unit of disparity; depth: %@",
+                backgroundName, aperture, focusFrom, result.focus_disparity, result.max_radius, depthSource)
+        } else {
+            note = "\(backgroundName); subject: \(matte != nil ? "the portrait matte" : "what lies at the focal plane of the depth")"
+        }
+        try photo.setString("note.portraitEffect", note)
         photo.log(String(format: "portrait effect in %.2f s", result.seconds))
         if !keepAuxiliary {
             let removed = Self.sceneRoles.filter { photo.image($0) != nil }
