@@ -85,4 +85,7 @@ for target in $targets; do
     echo "| $target | ${executions:-?} | $( [ -n "$elapsed" ] && [ "$elapsed" != 0 ] && echo $(( ${executions:-0} / elapsed )) || echo ?) | $files | $result |" >> "$table"
 done
 cat "$table"
+total=$(echo $targets | wc -w)
+bad=$(grep -c "FAILED" "$table" || true)
+echo "fuzz: $((total - bad)) passed, $bad failed"
 exit $failed
