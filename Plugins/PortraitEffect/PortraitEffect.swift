@@ -48,7 +48,7 @@ final class PortraitEffect: PhotoProcessor {
             Parameter(
                 "keep-auxiliary", .bool(default: false),
                 description: "keep depth and mattes with the rendered photo (by default they are removed, as they describe the unrendered one)"),
-        ] + VisionParameters.common.filter { $0.key == "cascades" || $0.key == "faces" })
+        ] + FaceFinding.parameters)
 
     private let aperture: Double
     private let focusPoint: (x: Double, y: Double)?
@@ -56,8 +56,7 @@ final class PortraitEffect: PhotoProcessor {
     private let highlights: Double
     private let maxBlur: Double
     private let keepAuxiliary: Bool
-    private let cascades: String
-    private let faces: String
+    private let faces: FaceFinding
 
     enum Background {
         case blur, transparent
@@ -70,8 +69,7 @@ final class PortraitEffect: PhotoProcessor {
         highlights = try parameters.double("highlights")
         maxBlur = try parameters.double("max-blur")
         keepAuxiliary = try parameters.bool("keep-auxiliary")
-        cascades = try parameters.string("cascades")
-        faces = try parameters.string("faces")
+        faces = try FaceFinding(parameters)
         let focus = try parameters.string("focus")
         if focus == "subject" {
             focusPoint = nil
@@ -220,8 +218,6 @@ final class PortraitEffect: PhotoProcessor {
 
     /// The largest face (stored pixels), for focusing a photo that has depth and no matte.
     private func findFace(_ primary: PluginImage, orientation: Int32) throws -> mbx_cv_rect? {
-        let installed = NamedModel.installedFile(model: "centerface", file: "centerface-320.onnx")
-        let model = faces == "haar" ? nil : faces == "auto" || faces == "centerface" ? installed : faces
         var options = mbx_cv_matte_options()
         options.effort = 1
         options.orientation = orientation
@@ -229,15 +225,9 @@ final class PortraitEffect: PhotoProcessor {
         var face = mbx_cv_face()
         var found: Int32 = 0
         var error = mbx_cv_error()
-        let status = cascades.withCString { cascadeDirectory -> Int32 in
-            options.cascade_dir = cascadeDirectory
-            guard let model else { return mbx_cv_find_face(&view, &options, &face, &found, &error) }
-            return model.withCString { file in
-                options.face_model = file
-                return mbx_cv_find_face(&view, &options, &face, &found, &error)
-            }
+        guard try faces.withStrings(&options, { mbx_cv_find_face(&view, &$0, &face, &found, &error) }) == 0 else {
+            throw PluginError("finding faces: \(error.text)")
         }
-        guard status == 0 else { throw PluginError("finding faces: \(error.text)") }
         return found != 0 ? face.box : nil
     }
 }

@@ -53,7 +53,8 @@ extension CameraApp {
             let id = try context.parameters.require("id")
             let query = request.uri.queryParameters
             let settings = PortraitStudio.Settings(
-                aperture: query.get("aperture").flatMap(Double.init), focus: query.get("focus"), background: query.get("background"))
+                aperture: query.get("aperture").flatMap(Double.init), focus: query.get("focus"), background: query.get("background"),
+                highlights: query.get("highlights").flatMap(Double.init))
             let longSide = min(2048, max(160, query.get("size").flatMap(Int.init) ?? 1280))
             return try await Self.portraitAnswer {
                 let jpeg = try await PortraitStudio.offLoop { try studio.preview(id, settings: settings, longSide: longSide) }

@@ -15,13 +15,9 @@ import Synchronization
 /// Both run the built-in portrait-effect plugin, as `mattebox render` does.
 final class PortraitStudio: Sendable {
     /// What the page sends: nil keeps the plugin's default.
-    struct Settings: Codable, Sendable {
-        var aperture: Double?
-        var focus: String?
-        var background: String?
-    }
+    typealias Settings = PortraitEffectPipeline.Settings
 
-    static let pluginID = "org.mattebox.portrait-effect"
+    static let pluginID = PortraitEffectPipeline.pluginID
     /// The auxiliary images a portrait effect is rendered from.
     static let sourceRoles: Set<String> = [ImageRole.portraitMatte.rawValue, ImageRole.disparity.rawValue, ImageRole.depth.rawValue]
 
@@ -70,22 +66,11 @@ final class PortraitStudio: Sendable {
 
     private func runner(_ settings: Settings) throws -> PipelineRunner {
         guard isAvailable else { throw MatteboxError("the portrait-effect plugin is not installed") }
-        func quoted(_ text: String) -> String { String(decoding: try! JSONEncoder().encode(text), as: UTF8.self) }
-        var parameters: [String] = []
-        if let aperture = settings.aperture {
-            guard (1.4...16).contains(aperture) else { throw MatteboxError("aperture is 1.4-16, not \(aperture)") }
-            parameters.append("aperture: \(aperture)")
+        if let aperture = settings.aperture, !(1.4...16).contains(aperture) {
+            throw MatteboxError("aperture is 1.4-16, not \(aperture)")
         }
-        if let focus = settings.focus { parameters.append("focus: \(quoted(focus))") }
-        if let background = settings.background { parameters.append("background: \(quoted(background))") }
-        let source = PipelineSource(
-            text: """
-                stages:
-                  - plugin: \(Self.pluginID)
-                    params: { \(parameters.joined(separator: ", ")) }
-                """,
-            path: "(portrait control)")
         // A bad setting (focus out of range, an unknown background) is the plugin's to refuse, by name.
+        let source = PortraitEffectPipeline.source(settings, matte: .none, path: "(portrait control)")
         return try PipelineRunner(pipeline: source.validate(registry: registry), registry: registry)
     }
 

@@ -2,17 +2,11 @@
 import Foundation
 import MatteboxPluginSDK
 
-/// The settings every OpenCV plugin shares (how hard to work, where the face
-/// cascades are, how big mattes are), so the three vision plugins read and
-/// document them the same way.
-public struct VisionParameters {
-    public static let common: [Parameter] = [
-        Parameter(
-            "effort", .choice(default: "auto", values: ["auto", "speed", "balanced", "quality"]),
-            description: "working resolution and refinement; auto follows the photo's capture.quality"),
-        Parameter(
-            "scale", .double(default: 0.5, range: 0.05...1),
-            description: "matte size relative to the primary (iOS: about half)"),
+/// How faces are found (`cascades`, `faces`): what a stage that only looks
+/// for a face needs (the portrait effect's focus), and part of the settings
+/// every vision plugin shares.
+public struct FaceFinding {
+    public static let parameters: [Parameter] = [
         Parameter(
             "cascades", .string(default: "/usr/share/opencv4/haarcascades"),
             description: "folder with haarcascade_frontalface_default.xml (Debian package opencv-data)"),
@@ -23,20 +17,16 @@ public struct VisionParameters {
                 + "haar: the cascade alone; or a CenterFace ONNX file"),
     ]
 
-    public let effort: String
-    public let scale: Double
     public let cascadeDirectory: String
     /// The CenterFace file, or nil for the Haar cascade alone.
     public let faceModel: String?
     /// How faces are found, for the photo's notes.
-    public var faceMethod: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
+    public var method: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
 
     /// CenterFace as `mattebox models install centerface` installs it.
     static var installedCenterFace: String? { NamedModel.installedFile(model: "centerface", file: "centerface-320.onnx") }
 
     public init(_ parameters: PluginParameters) throws {
-        effort = try parameters.string("effort")
-        scale = try parameters.double("scale")
         cascadeDirectory = try parameters.string("cascades")
         switch try parameters.string("faces") {
         case "auto": faceModel = Self.installedCenterFace
@@ -54,14 +44,10 @@ public struct VisionParameters {
         }
     }
 
-    /// Runs body with the options for mbx_cv_* calls on this photo; the
+    /// Runs body with `options` pointing at the cascades and the face model; the
     /// strings they point to live for the call's duration.
-    public func withOptions<T>(for photo: PluginPhoto, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
-        let level = effort == "auto" ? (photo.string(MBX_META_QUALITY) ?? "balanced") : effort
-        var options = mbx_cv_matte_options()
-        options.effort = level == "speed" ? 0 : level == "quality" ? 2 : 1
-        options.orientation = Int32(photo.int(MBX_META_ORIENTATION) ?? 1)
-        return try cascadeDirectory.withCString { cascades in
+    public func withStrings<T>(_ options: inout mbx_cv_matte_options, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
+        try cascadeDirectory.withCString { cascades in
             options.cascade_dir = cascades
             guard let faceModel else { return try body(&options) }
             return try faceModel.withCString { model in
@@ -69,6 +55,45 @@ public struct VisionParameters {
                 return try body(&options)
             }
         }
+    }
+}
+
+/// The settings every OpenCV plugin shares (how hard to work, how faces are
+/// found, how big mattes are), so the vision plugins read and document them
+/// the same way.
+public struct VisionParameters {
+    public static let common: [Parameter] = [
+        Parameter(
+            "effort", .choice(default: "auto", values: ["auto", "speed", "balanced", "quality"]),
+            description: "working resolution and refinement; auto follows the photo's capture.quality"),
+        Parameter(
+            "scale", .double(default: 0.5, range: 0.05...1),
+            description: "matte size relative to the primary (iOS: about half)"),
+    ] + FaceFinding.parameters
+
+    public let effort: String
+    public let scale: Double
+    public let faces: FaceFinding
+    public var cascadeDirectory: String { faces.cascadeDirectory }
+    /// The CenterFace file, or nil for the Haar cascade alone.
+    public var faceModel: String? { faces.faceModel }
+    /// How faces are found, for the photo's notes.
+    public var faceMethod: String { faces.method }
+
+    public init(_ parameters: PluginParameters) throws {
+        effort = try parameters.string("effort")
+        scale = try parameters.double("scale")
+        faces = try FaceFinding(parameters)
+    }
+
+    /// Runs body with the options for mbx_cv_* calls on this photo; the
+    /// strings they point to live for the call's duration.
+    public func withOptions<T>(for photo: PluginPhoto, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
+        let level = effort == "auto" ? (photo.string(MBX_META_QUALITY) ?? "balanced") : effort
+        var options = mbx_cv_matte_options()
+        options.effort = level == "speed" ? 0 : level == "quality" ? 2 : 1
+        options.orientation = Int32(photo.int(MBX_META_ORIENTATION) ?? 1)
+        return try faces.withStrings(&options, body)
     }
 
     public func matteSize(of primary: PluginImage) -> (width: Int, height: Int) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// `mattebox render`: Photos' Depth Control on the command line. Renders a
@@ -65,28 +66,15 @@ struct RenderCommand: ParsableCommand {
 
     /// The pipeline the options describe: a portrait matte when the photo has none, then the effect.
     var pipelineText: String {
-        func quoted(_ text: String) -> String {
-            String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
-        }
         var background = self.background
         if background.lowercased().hasPrefix("image:") {
             // Workers may run elsewhere in the tree: the image is named by its full path.
             background = "image:" + URL(fileURLWithPath: String(background.dropFirst("image:".count))).standardizedFileURL.path
         }
-        return """
-            # made by mattebox render from its options
-            stages:
-              - plugin: org.mattebox.portrait-matte
-                required: \(self.background.lowercased() == "transparent")
-              - plugin: org.mattebox.portrait-effect
-                params:
-                  aperture: \(aperture)
-                  focus: \(quoted(focus))
-                  background: \(quoted(background))
-                  highlights: \(highlights)
-                  keep-auxiliary: \(keepAuxiliary)
-
-            """
+        let settings = PortraitEffectPipeline.Settings(
+            aperture: aperture, focus: focus, background: background, highlights: highlights, keepAuxiliary: keepAuxiliary)
+        let matte: PortraitEffectPipeline.Matte = self.background.lowercased() == "transparent" ? .required : .ifFound
+        return "# made by mattebox render from its options\n" + PortraitEffectPipeline.source(settings, matte: matte, path: "render").text
     }
 
     func run() throws {
