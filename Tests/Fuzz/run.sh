@@ -72,6 +72,7 @@ for target in $targets; do
     mkdir -p "$corpus" "$regressions"
     for file in $(seed "$target"); do [ -s "$file" ] && cp "$file" "$corpus/" ; done
     [ -n "$(ls -A "$regressions")" ] && cp "$regressions"/* "$corpus/"
+    [ -d "Tests/Fuzz/Seeds/$target" ] && cp "Tests/Fuzz/Seeds/$target"/* "$corpus/"
     echo "== $target: $runs runs (at most $seconds s)"
     log="$work/$target.log"
     status=0

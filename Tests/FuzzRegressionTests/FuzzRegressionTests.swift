@@ -4,7 +4,8 @@ import MatteboxTestSupport
 import Testing
 
 /// The fuzz targets without libFuzzer: every input that ever broke a parser
-/// (Tests/Fuzz/Regressions/TARGET) and the sample files are replayed through
+/// (Tests/Fuzz/Regressions/TARGET), the small seeds kept beside them
+/// (Tests/Fuzz/Seeds/TARGET) and the sample files are replayed through
 /// each target, then a few thousand mutants of them from a fixed, printed seed.
 /// A crash or a hang fails the whole test run, which is the point.
 @Suite struct FuzzRegressionTests {
@@ -30,7 +31,7 @@ import Testing
             } ?? []
         default: samples = []
         }
-        return files("Tests/Fuzz/Regressions/\(target)", []) + samples
+        return files("Tests/Fuzz/Regressions/\(target)", []) + files("Tests/Fuzz/Seeds/\(target)", []) + samples
     }
 
     static let builtIn: [String: [[UInt8]]] = [
@@ -44,7 +45,7 @@ import Testing
         let run = try #require(FuzzTargets.all[target])
         var corpus = try Self.inputs(for: target).map { [UInt8](try Data(contentsOf: $0)) }
         corpus += Self.builtIn[target] ?? []
-        #expect(!corpus.isEmpty, "no inputs for \(target)")
+        try #require(!corpus.isEmpty, "no inputs for \(target)")
         for input in corpus { run(input) }
         // Mutants: flipped bytes, cuts and insertions, from a seed printed so a failure can be replayed.
         let seed = UInt64(0x6D61_7474 ^ target.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })
