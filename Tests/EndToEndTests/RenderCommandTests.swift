@@ -64,6 +64,24 @@ let iPhonePortrait = TestEnvironment.shared?.appendingPathComponent("heic-sample
         #expect(FileManager.default.fileExists(atPath: written.path))
     }
 
+    /// A render beside the original, as Photos' "Save a copy": refused without a new name, written with one.
+    @Test func aRenderBesideTheOriginalNeedsAnotherName() throws {
+        let own = folder.appendingPathComponent("own")
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        let input = own.appendingPathComponent("messi5.jpg")
+        let source = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data/messi5.jpg")
+        try FileManager.default.copyItem(
+            at: FileManager.default.fileExists(atPath: source.path) ? source : TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/selfie-front.jpg"),
+            to: input)
+        let before = try Data(contentsOf: input)
+        let refused = mattebox("render", input.path, "-o", own.path)
+        #expect(refused.status == 1 && refused.errors.contains("--suffix"), "\(refused.errors)")
+        let run = mattebox("render", input.path, "-o", own.path, "--suffix", "-portrait", "--aperture", "2")
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(FileManager.default.fileExists(atPath: own.appendingPathComponent("messi5-portrait.jpg").path), "\(run.output)")
+        #expect(try Data(contentsOf: input) == before, "the original is byte-identical")
+    }
+
     @Test func badSettingsAreCommandLineMistakes() throws {
         let input = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
         let out = folder.appendingPathComponent("bad").path

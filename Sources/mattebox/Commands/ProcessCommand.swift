@@ -53,6 +53,8 @@ struct ProcessCommand: ParsableCommand {
     var timeout: Double = 600
     @Flag(help: "Do not attach NAME.<role>.png|pfm|tif files beside NAME.jpg as its auxiliary images; process them as photos.")
     var noSidecars = false
+    @Option(parsing: .unconditional, help: "Add this to every output's name (photo.jpg -> photo-edited.jpg with --suffix -edited), e.g. to write beside the originals.")
+    var suffix: String?
     @Flag(help: "Replace earlier outputs in the output folder, also those changed since Mattebox wrote them (by default a file changed since is yours and is kept). Files Mattebox did not write are still kept.")
     var overwrite = false
     @Flag(help: "Replace any existing file an output is named as, also files Mattebox did not write (another photo with the output's name); never an input.")
@@ -69,6 +71,11 @@ struct ProcessCommand: ParsableCommand {
     var ignorePressure = false
 
     func validate() throws {
+        if let suffix {
+            guard !suffix.isEmpty, !suffix.contains("/"), !suffix.hasPrefix("."), suffix.allSatisfy({ !$0.isNewline }) else {
+                throw ValidationError("--suffix takes text for the end of a file name (no /, not starting with a dot), not \(suffix)")
+            }
+        }
         guard !((overwrite || replaceOtherFiles) && noClobber) else {
             throw ValidationError("choose one of --overwrite (or --replace-other-files) and --no-clobber")
         }
@@ -106,7 +113,8 @@ struct ProcessCommand: ParsableCommand {
             }
             return parsed
         }
-        let all = BatchInputs.collect(photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars)
+        var all = BatchInputs.collect(photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars)
+        if let suffix { for index in all.indices { all[index].stem += suffix } }
         guard !all.isEmpty else { throw MatteboxError("no photos found in \(photos.joined(separator: ", "))") }
         if !options.auxiliaryInputs.isEmpty, all.count > 1 {
             throw ValidationError("--aux attaches images to one photo; give exactly one photo with it")

@@ -45,6 +45,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, parsing: .unconditional, help: "Photos rendered at once (default: the number of cores).")
     var jobs: Int?
     @Flag(help: "Skip photos already rendered with the same settings.") var resume = false
+    @Option(parsing: .unconditional, help: "Add this to every output's name (IMG.heic -> IMG-portrait.jpg with --suffix -portrait), e.g. to write beside the originals.")
+    var suffix: String?
     @Flag(help: "Replace earlier renders in the output folder, also those changed since.") var overwrite = false
     @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
     @Flag(help: "List what would happen to each photo and stop.") var dryRun = false
@@ -87,6 +89,7 @@ struct RenderCommand: ParsableCommand {
         if let quality { arguments += ["--quality", "\(quality)"] }
         if let jobs { arguments += ["--jobs", "\(jobs)"] }
         if resume { arguments.append("--resume") }
+        if let suffix { arguments += ["--suffix", suffix] }
         if overwrite { arguments.append("--overwrite") }
         if json { arguments.append("--json") }
         if dryRun { arguments.append("--dry-run") }
