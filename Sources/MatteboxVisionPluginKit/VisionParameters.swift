@@ -16,31 +16,55 @@ public struct FaceFinding {
                 + "has installed it, else the Haar cascade; centerface: that model, an error when not installed; "
                 + "haar: the cascade alone; or a CenterFace ONNX file"),
     ]
+    /// For plugins that draw the face's parts (the semantic mattes).
+    public static let landmarkParameters: [Parameter] = [
+        Parameter(
+            "landmarks", .string(default: "auto"),
+            description: "the face's parts for the hair, skin and teeth mattes: auto (the default) MediaPipe's face mesh "
+                + "when `mattebox models install facemesh` has installed it, else laid out on the face's box; "
+                + "facemesh: that model, an error when not installed; none: the box layout; or a face mesh ONNX file"),
+    ]
 
     public let cascadeDirectory: String
     /// The CenterFace file, or nil for the Haar cascade alone.
     public let faceModel: String?
     /// How faces are found, for the photo's notes.
     public var method: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
+    /// MediaPipe's face mesh, or nil when the face's parts are laid out on its box.
+    public let landmarkModel: String?
 
     /// CenterFace as `mattebox models install centerface` installs it.
     static var installedCenterFace: String? { NamedModel.installedFile(model: "centerface", file: "centerface-320.onnx") }
+    /// The face mesh as `mattebox models install facemesh` installs it.
+    static var installedFaceMesh: String? { NamedModel.installedFile(model: "facemesh", file: "face-landmark-192.onnx") }
 
     public init(_ parameters: PluginParameters) throws {
         cascadeDirectory = try parameters.string("cascades")
-        switch try parameters.string("faces") {
-        case "auto": faceModel = Self.installedCenterFace
-        case "haar": faceModel = nil
-        case "centerface":
-            guard let file = Self.installedCenterFace else {
-                throw PluginError("faces: centerface is not installed; run `mattebox models install centerface`", status: MBX_ERR_INVALID_ARGUMENT)
+        faceModel = try Self.model(
+            try parameters.string("faces"), parameter: "faces", name: "centerface", off: "haar", installed: Self.installedCenterFace)
+        // Only plugins that declare `landmarks` draw the face's parts.
+        landmarkModel = try Self.model(
+            (try? parameters.string("landmarks")) ?? "none", parameter: "landmarks", name: "facemesh", off: "none",
+            installed: Self.installedFaceMesh)
+    }
+
+    /// The model file a parameter chooses: `auto` the installed model (nil when
+    /// not installed), `off` none, the model's name the installed model (an
+    /// error when not installed), or a readable ONNX file.
+    static func model(_ choice: String, parameter: String, name: String, off: String, installed: String?) throws -> String? {
+        switch choice {
+        case "auto": return installed
+        case off: return nil
+        case name:
+            guard let installed else {
+                throw PluginError("\(parameter): \(name) is not installed; run `mattebox models install \(name)`", status: MBX_ERR_INVALID_ARGUMENT)
             }
-            faceModel = file
+            return installed
         case let file:
             guard FileManager.default.isReadableFile(atPath: file) else {
-                throw PluginError("faces: \(file) is not auto, centerface, haar or a readable ONNX file", status: MBX_ERR_INVALID_ARGUMENT)
+                throw PluginError("\(parameter): \(file) is not auto, \(name), \(off) or a readable ONNX file", status: MBX_ERR_INVALID_ARGUMENT)
             }
-            faceModel = file
+            return file
         }
     }
 
@@ -49,12 +73,22 @@ public struct FaceFinding {
     public func withStrings<T>(_ options: inout mbx_cv_matte_options, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
         try cascadeDirectory.withCString { cascades in
             options.cascade_dir = cascades
-            guard let faceModel else { return try body(&options) }
-            return try faceModel.withCString { model in
-                options.face_model = model
-                return try body(&options)
+            return try Self.withOptionalCString(faceModel) { face in
+                options.face_model = face
+                return try Self.withOptionalCString(landmarkModel) { landmarks in
+                    options.landmark_model = landmarks
+                    return try body(&options)
+                }
             }
         }
+    }
+}
+
+extension FaceFinding {
+    /// body with a C string for text, or NULL for nil.
+    fileprivate static func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) throws -> T) throws -> T {
+        guard let text else { return try body(nil) }
+        return try text.withCString { try body($0) }
     }
 }
 

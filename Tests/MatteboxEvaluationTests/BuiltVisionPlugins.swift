@@ -27,6 +27,10 @@ enum BuiltVisionPlugins {
     }
     static var centerfaceInstalled: Bool { centerfaceFolder != nil }
 
+    static var facemeshInstalled: Bool {
+        FileManager.default.fileExists(atPath: models.appendingPathComponent("facemesh/face-landmark-192.onnx").path)
+    }
+
     static let chessboards = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data")
     static var hasChessboards: Bool {
         FileManager.default.fileExists(atPath: chessboards.appendingPathComponent("left01.jpg").path)

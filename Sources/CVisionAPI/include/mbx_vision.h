@@ -98,6 +98,7 @@ int mbx_cv_calibrate_stereo(const mbx_cv_image *lefts, const mbx_cv_image *right
 typedef struct mbx_cv_matte_options {
     const char *cascade_dir; /* folder holding haarcascade_frontalface_default.xml */
     const char *face_model;  /* CenterFace ONNX (`mattebox models install centerface`); NULL: the cascade alone */
+    const char *landmark_model; /* MediaPipe's face mesh as ONNX (`mattebox models install facemesh`); NULL: none */
     int effort;
     int orientation;         /* EXIF orientation of the stored pixels, 1..8: faces are found upright */
 } mbx_cv_matte_options;
@@ -137,6 +138,9 @@ typedef struct mbx_cv_semantic_planes {
     mbx_cv_plane teeth;
     int teeth_found; /* out: 0 when the mouth shows no teeth (teeth then stays all zero) */
     int brows_in_hair; /* in: 1 counts the eyebrows as hair (as FASSEG labels them); 0 head hair only */
+    int landmarks_found; /* out: 1 when the face mesh outlined the face's parts (options->landmark_model) */
+    int person_fallback; /* out: 1 when the given person matte missed the face (less than half of it),
+                            so the mattes were built on a person worked out around the face instead */
 } mbx_cv_semantic_planes;
 
 /* Hair, skin and teeth mattes for the person around a face as mbx_cv_find_face

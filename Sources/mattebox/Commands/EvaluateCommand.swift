@@ -36,6 +36,11 @@ struct EvaluateCommand: ParsableCommand {
     var faces: String?
     @Option(
         help: ArgumentHelp(
+            "How the semantic mattes find the face's parts: auto, facemesh, none (laid out on the face's box) or a face mesh ONNX file; default: the plugin's default (auto).",
+            valueName: "LANDMARKS"))
+    var landmarks: String?
+    @Option(
+        help: ArgumentHelp(
             "A folder with images/NAME.* and labels/NAME.png (white = sky) to score the sky matte on (Samples/eval/sky-photos.sh makes four from opencv-doc).",
             valueName: "DIR"))
     var sky: String?
@@ -49,7 +54,7 @@ struct EvaluateCommand: ParsableCommand {
             guard !rows.isEmpty else { throw ValidationError("\(folder): no stereo scenes (subfolders with a scene.json) found") }
             return rows
         }
-        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable(), portraitModel: portraitModel, faces: faces)
+        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable(), portraitModel: portraitModel, faces: faces, landmarks: landmarks)
         let fassegFolder = root.appendingPathComponent("faceparsing/fasseg_frontal02")
         let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
@@ -96,12 +101,12 @@ enum EvaluationTables {
         }
         if !faces.isEmpty {
             lines += ["Faces (FASSEG frontal02; F1 and IoU at matte ≥ 0.5; hair includes eyebrows, as FASSEG labels it)", "",
-                      "| face | method | found | skin F1 | hair F1 | head IoU | head boundary IoU | soft hair edge | teeth matte (closed mouth) | portrait s | semantic s |",
-                      "|---|---|---|---|---|---|---|---|---|---|---|"]
+                      "| face | method | found | skin F1 | hair F1 | head IoU | head boundary IoU | soft hair edge | teeth matte (closed mouth) | failure | portrait s | semantic s |",
+                      "|---|---|---|---|---|---|---|---|---|---|---|---|"]
             for row in faces {
-                lines.append("| \(row.face) | \(row.method) | \(row.faceFound ? "yes" : "no") | \(f(row.skinF1, 3)) | \(f(row.hairF1, 3)) | \(f(row.headIoU, 3)) | \(f(row.headBoundaryIoU, 3)) | \(f(row.hairSoftEdge * 100, 0))% | \(row.teethMatte ? "yes" : "no") | \(f(row.portraitSeconds, 2)) | \(f(row.semanticSeconds, 2)) |")
+                lines.append("| \(row.face) | \(row.method) | \(row.faceFound ? "yes" : "no") | \(f(row.skinF1, 3)) | \(f(row.hairF1, 3)) | \(f(row.headIoU, 3)) | \(f(row.headBoundaryIoU, 3)) | \(f(row.hairSoftEdge * 100, 0))% | \(row.teethMatte ? "yes" : "no") | \(row.failures.isEmpty ? "—" : row.failures.joined(separator: ", ")) | \(f(row.portraitSeconds, 2)) | \(f(row.semanticSeconds, 2)) |")
             }
-            lines += ["", "Mean: skin F1 \(f(mean(faces.map(\.skinF1)), 3)), hair F1 \(f(mean(faces.map(\.hairF1)), 3)), head IoU \(f(mean(faces.map(\.headIoU)), 3)), head boundary IoU \(f(mean(faces.map(\.headBoundaryIoU)), 3)); teeth mattes on closed mouths: \(faces.filter(\.teethMatte).count)", ""]
+            lines += ["", "Mean: skin F1 \(f(mean(faces.map(\.skinF1)), 3)), hair F1 \(f(mean(faces.map(\.hairF1)), 3)), head IoU \(f(mean(faces.map(\.headIoU)), 3)), head boundary IoU \(f(mean(faces.map(\.headBoundaryIoU)), 3)); teeth mattes on closed mouths: \(faces.filter(\.teethMatte).count); failures (a face found and its hair or skin matte empty or under 0.3 F1): \(faces.filter { !$0.failures.isEmpty }.count) of \(faces.count)", ""]
         }
         if let teeth {
             lines += ["Teeth (LaPa sample, inner mouth; portrait matte by \(teeth.method)): found \(teeth.teethFound ? "yes" : "no"), F1 \(f(teeth.teethF1, 3)); skin F1 \(f(teeth.skinF1, 3)), hair F1 \(f(teeth.hairF1, 3))"]

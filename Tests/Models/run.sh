@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The model conversion test: each model Mattebox converts from TensorFlow Lite
+# (the face mesh) must give what TensorFlow Lite's own interpreter gives on the
+# same inputs. The converted file is the one `mattebox models install` put in
+# the data folder (as the plugins run it); the original comes from the pinned
+# wheel. ai-edge-litert comes from PyPI, pinned by hash, in .build/model-venv.
+# Without the installed model or network the test is skipped with a message,
+# unless MATTEBOX_REQUIRE_MODELS=1 (CI), where that is a failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mattebox="$1"
+venv=.build/model-venv
+work=.build/model-test
+skip() {
+    if [ "${MATTEBOX_REQUIRE_MODELS:-0}" = 1 ]; then echo "model conversion test: $1" >&2; exit 1; fi
+    echo "model conversion test SKIPPED: $1"; exit 0
+}
+model=$("$mattebox" models list --json | /usr/bin/python3 -c \
+    'import json, sys; print(next((m["path"] or "") for m in json.load(sys.stdin)["models"] if m["name"] == "facemesh"))')
+[ -n "$model" ] || skip "the face mesh is not installed (mattebox models install facemesh)"
+wheel=mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
+digest=a807328339e7356fda0bb14df12fedbf1d33bdf81649c5f8666b0026b1cc30b4
+mkdir -p "$work"
+if ! echo "$digest  $work/$wheel" | sha256sum -c --quiet >/dev/null 2>&1; then
+    /usr/bin/python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_17_x86_64 \
+        --python-version 3.11 mediapipe==0.10.14 -d "$work" || skip "mediapipe 0.10.14 could not be downloaded from PyPI"
+    echo "$digest  $work/$wheel" | sha256sum -c --quiet || { echo "model conversion test: $wheel has the wrong sha256" >&2; exit 1; }
+fi
+[ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$venv" || skip "python3 -m venv failed"
+"$venv/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes -r Tests/Models/requirements.txt \
+    || skip "ai-edge-litert could not be installed from PyPI"
+rm -rf test-artifacts/landmarks
+"$venv/bin/python" Tests/Models/check_conversion.py --wheel "$work/$wheel" --onnx "$model" --artifacts test-artifacts/landmarks
