@@ -11,6 +11,13 @@ final class SemanticMattes: PhotoProcessor {
         "hair": MBX_ROLE_HAIR_MATTE, "skin": MBX_ROLE_SKIN_MATTE, "teeth": MBX_ROLE_TEETH_MATTE, "sky": MBX_ROLE_SKY_MATTE,
     ]
     static let personMattes: Set<String> = ["hair", "skin", "teeth"]
+    /// The pose keypoints a person matte should hold, as the notes name them.
+    static let keypointNames: [(bit: UInt32, name: String)] = [
+        (MBX_CV_POSE_LEFT_ELBOW, "left elbow"), (MBX_CV_POSE_RIGHT_ELBOW, "right elbow"),
+        (MBX_CV_POSE_LEFT_WRIST, "left wrist"), (MBX_CV_POSE_RIGHT_WRIST, "right wrist"),
+        (MBX_CV_POSE_LEFT_KNEE, "left knee"), (MBX_CV_POSE_RIGHT_KNEE, "right knee"),
+        (MBX_CV_POSE_LEFT_ANKLE, "left ankle"), (MBX_CV_POSE_RIGHT_ANKLE, "right ankle"),
+    ]
 
     static let description = ProcessorDescription(
         id: "org.mattebox.semantic-mattes", name: "Semantic mattes",
@@ -194,6 +201,10 @@ final class SemanticMattes: PhotoProcessor {
             notes.append(
                 "the portrait matte missed the face (less than half of it), so the hair and skin mattes were built "
                     + "on a person worked out around the face instead")
+        }
+        if request.pose_outside_person != 0 {
+            let parts = Self.keypointNames.filter { request.pose_outside_person & $0.bit != 0 }.map(\.name)
+            notes.append("the portrait matte misses the \(parts.joined(separator: ", ")) the pose model found (the person matte may be incomplete)")
         }
         return (request.teeth_found != 0, notes)
     }

@@ -324,10 +324,24 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
             if (landmarks) personHard |= mbx::headExtent(marks, colour.size());
         }
         const bool trustedPerson = !personSoft.empty();
+        // The body's keypoints, in the box of the person joined to the face.
+        mbx::BodyPose pose;
+        const bool posed = landmarks && options->pose_model && *options->pose_model &&
+                           mbx::findBodyPose(colour, mbx::personExtent(personHard, marks), options->pose_model, pose);
+        planes->pose_found = posed;
+        planes->pose_outside_person = 0;
+        if (posed && person) {
+            cv::Mat given = personSoft;
+            if (given.empty()) { // not trusted: the given matte as it was
+                cv::resize(mbx::upright(mbx::toGrey8(*person, "portrait matte"), frame.orientation), given, frame.colour.size(), 0, 0, cv::INTER_AREA);
+                given = levelled.level(given, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+            }
+            planes->pose_outside_person = mbx::keypointsOutside(pose, given);
+        }
         int radius = std::max(2, std::max(colour.cols, colour.rows) / 200);
         const std::vector<cv::Vec3f> samples = landmarks ? mbx::landmarkSkinSamples(lab, marks) : std::vector<cv::Vec3f>();
         cv::Mat likelihood = landmarks ? mbx::skinLikelihood(lab, samples) : mbx::skinLikelihood(lab, working);
-        cv::Mat skin = landmarks ? mbx::landmarkSkin(colour, lab, samples, likelihood, personHard, marks)
+        cv::Mat skin = landmarks ? mbx::landmarkSkin(colour, lab, samples, likelihood, personHard, marks, posed ? &pose : nullptr)
                                  : mbx::skinMask(likelihood, personHard, working);
         // Hair is worked out for the skin matte too: fair hair the skin
         // colour model took is not skin.

@@ -3,6 +3,7 @@
 // mesh's landmarks when it is installed (semantic_landmarks.cpp).
 #pragma once
 #include "landmarks.hpp"
+#include "pose.hpp"
 #include <opencv2/core.hpp>
 #include <vector>
 
@@ -39,9 +40,14 @@ bool personMissesFace(const cv::Mat &person, const cv::Mat &oval);
 /// Skin from the landmarks: the oval without eyes, brows and lips, with the
 /// skin-coloured person pixels around it (ears, neck, forehead to the
 /// hairline) and of the same body (arms, hands, legs), without holes.
-/// samples are the face's own skin colours (landmarkSkinSamples).
+/// samples are the face's own skin colours (landmarkSkinSamples); with a
+/// pose, skin away from the head is kept along the arms and legs only.
 cv::Mat landmarkSkin(const cv::Mat &colour, const cv::Mat &lab, const std::vector<cv::Vec3f> &samples, const cv::Mat &likelihood,
-                     const cv::Mat &person, const FaceLandmarks &marks);
+                     const cv::Mat &person, const FaceLandmarks &marks, const BodyPose *pose);
+/// The box of the person (0/255) joined to the face; empty when none.
+cv::Rect personExtent(const cv::Mat &person, const FaceLandmarks &marks);
+/// The MBX_CV_POSE_* bits of visible elbows, wrists, knees and ankles a person matte (0...255) misses.
+unsigned keypointsOutside(const BodyPose &pose, const cv::Mat &person);
 /// Hair kept out of the oval but where it reaches in from outside (a fringe,
 /// sideburns) away from the features and not of the skin's colour,
 /// and the skin kept out of the hair.

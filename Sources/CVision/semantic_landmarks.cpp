@@ -5,6 +5,7 @@
 // colour finds the neck, ears, arms, hands and legs of the person.
 #include "semantic.hpp"
 #include "portrait.hpp"
+#include "pose.hpp"
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {
@@ -115,13 +116,44 @@ cv::Mat headExtent(const FaceLandmarks &marks, cv::Size size) {
     return head;
 }
 
+cv::Rect personExtent(const cv::Mat &person, const FaceLandmarks &marks) {
+    const cv::Mat oval = faceOval(marks, person.size());
+    cv::Mat labels, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(person | oval, labels, stats, centroids, 8, CV_32S);
+    const cv::Point2f centre = (marks.points[234] + marks.points[454]) * 0.5f;
+    const int label = labels.at<int>(std::clamp(int(centre.y), 0, person.rows - 1), std::clamp(int(centre.x), 0, person.cols - 1));
+    if (label <= 0 || label >= count) return cv::Rect();
+    return cv::Rect(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+                    stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+}
+
+unsigned keypointsOutside(const BodyPose &pose, const cv::Mat &person) {
+    const std::pair<int, unsigned> checked[] = {
+        {BodyPose::leftElbow, MBX_CV_POSE_LEFT_ELBOW}, {BodyPose::rightElbow, MBX_CV_POSE_RIGHT_ELBOW},
+        {BodyPose::leftWrist, MBX_CV_POSE_LEFT_WRIST}, {BodyPose::rightWrist, MBX_CV_POSE_RIGHT_WRIST},
+        {BodyPose::leftKnee, MBX_CV_POSE_LEFT_KNEE},   {BodyPose::rightKnee, MBX_CV_POSE_RIGHT_KNEE},
+        {BodyPose::leftAnkle, MBX_CV_POSE_LEFT_ANKLE}, {BodyPose::rightAnkle, MBX_CV_POSE_RIGHT_ANKLE}};
+    const int reach = std::max(2, std::max(person.cols, person.rows) / 100);
+    unsigned outside = 0;
+    for (const auto &[keypoint, bit] : checked) {
+        const cv::Point point(pose.points[size_t(keypoint)]);
+        const cv::Rect around = cv::Rect(point.x - reach, point.y - reach, 2 * reach + 1, 2 * reach + 1) &
+                                cv::Rect(0, 0, person.cols, person.rows);
+        if (!pose.visible(keypoint) || around.area() == 0) continue;
+        double highest = 0;
+        cv::minMaxLoc(person(around), nullptr, &highest);
+        if (highest < 128) outside |= bit;
+    }
+    return outside;
+}
+
 bool personMissesFace(const cv::Mat &person, const cv::Mat &oval) {
     const int area = cv::countNonZero(oval);
     return area > 0 && 2 * cv::countNonZero(person & oval) < area;
 }
 
 cv::Mat landmarkSkin(const cv::Mat &colour, const cv::Mat &lab, const std::vector<cv::Vec3f> &samples, const cv::Mat &likelihood,
-                     const cv::Mat &person, const FaceLandmarks &marks) {
+                     const cv::Mat &person, const FaceLandmarks &marks, const BodyPose *pose) {
     const cv::Size size = likelihood.size();
     const double width = marks.width(), height = marks.height();
     const cv::Mat oval = faceOval(marks, size), parts = notSkinParts(marks, size);
@@ -129,6 +161,15 @@ cv::Mat landmarkSkin(const cv::Mat &colour, const cv::Mat &lab, const std::vecto
     // pores and stubble the colour model misses.
     cv::Mat around = (likelihood > 127) & person & ~oval & ~parts;
     around |= neckSkin(colour, lab, samples, person, marks, oval, parts);
+    if (pose) {
+        // With the body's keypoints, skin away from the head lies along the
+        // arms and legs (a beige shirt of the skin's colour is not skin).
+        cv::Mat near;
+        cv::dilate(oval, near, disc(int(std::lround(0.6 * width))));
+        near(cv::Rect(0, 0, size.width, size.height) &
+             cv::Rect(int(marks.points[152].x - width), int(marks.points[152].y), int(2 * width), int(height))).setTo(255);
+        around &= near | pose->limbs(size, std::max(3, int(std::lround(0.7 * width))));
+    }
     cv::morphologyEx(around, around, cv::MORPH_CLOSE, disc(int(std::lround(width / 40))));
     cv::morphologyEx(around, around, cv::MORPH_OPEN, disc(int(std::lround(width / 80))));
     // Only this person's body: from above the head down, within a few face

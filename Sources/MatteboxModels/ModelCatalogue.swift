@@ -97,7 +97,27 @@ public enum ModelCatalogue {
             seed: 20_261_125,
             outputs: ["conv2d_21": [110.406, 127.953, -9.67231, 116.369], "conv2d_31": [-9.23394]], tolerance: 0.01))
 
-    public static let all = [modnet, centerface, facemesh]
+    /// MediaPipe's pose landmark model (BlazePose GHUM full: 33 body
+    /// keypoints, 256 x 256 RGB on 0...1) from the same wheel, converted by
+    /// `TFLiteConverter`: where the arms and legs are, for the skin matte and
+    /// to check the person matte.
+    public static let pose = ModelSpec(
+        name: "pose", summary: "MediaPipe pose landmarks: 33 body keypoints (shoulders, elbows, wrists, hips, knees, ankles)",
+        package: "mediapipe", version: "0.10.14",
+        wheelFile: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+        wheelSHA256: "a807328339e7356fda0bb14df12fedbf1d33bdf81649c5f8666b0026b1cc30b4",
+        member: "mediapipe/modules/pose_landmark/pose_landmark_full.tflite", memberBytes: 6_440_512,
+        memberSHA256: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f",
+        license: "Apache-2.0", licenseText: "mediapipe-0.10.14.dist-info/LICENSE",
+        licenseSource: "the mediapipe wheel's METADATA (License: Apache 2.0) and its LICENSE file, which is kept",
+        inputSize: 256, fileName: "pose-landmark-full-256.onnx",
+        usedBy: "org.mattebox.semantic-mattes with `pose: auto` (skin along the arms and legs; checking the person matte)",
+        format: .tfliteFromMediaPipe,
+        check: ConversionCheck(
+            seed: 20_261_125, outputs: ["Identity": [140.247, 45.0217, -154.157, 5.2794], "Identity_1": [6.75247e-08]],
+            tolerance: 0.05))
+
+    public static let all = [modnet, centerface, facemesh, pose]
 
     public static func named(_ name: String) -> ModelSpec? { all.first { $0.name == name } }
 }

@@ -23,6 +23,11 @@ public struct FaceFinding {
             description: "the face's parts for the hair, skin and teeth mattes: auto (the default) MediaPipe's face mesh "
                 + "when `mattebox models install facemesh` has installed it, else laid out on the face's box; "
                 + "facemesh: that model, an error when not installed; none: the box layout; or a face mesh ONNX file"),
+        Parameter(
+            "pose", .string(default: "auto"),
+            description: "the body's keypoints (with the face mesh): auto (the default) MediaPipe's pose model when "
+                + "`mattebox models install pose` has installed it, keeping body skin on the arms and legs and checking the "
+                + "person matte; pose: that model, an error when not installed; none; or a pose landmark ONNX file"),
     ]
 
     public let cascadeDirectory: String
@@ -32,11 +37,15 @@ public struct FaceFinding {
     public var method: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
     /// MediaPipe's face mesh, or nil when the face's parts are laid out on its box.
     public let landmarkModel: String?
+    /// MediaPipe's pose landmark model, or nil.
+    public let poseModel: String?
 
     /// CenterFace as `mattebox models install centerface` installs it.
     static var installedCenterFace: String? { NamedModel.installedFile(model: "centerface", file: "centerface-320.onnx") }
     /// The face mesh as `mattebox models install facemesh` installs it.
     static var installedFaceMesh: String? { NamedModel.installedFile(model: "facemesh", file: "face-landmark-192.onnx") }
+    /// The pose model as `mattebox models install pose` installs it.
+    static var installedPose: String? { NamedModel.installedFile(model: "pose", file: "pose-landmark-full-256.onnx") }
 
     public init(_ parameters: PluginParameters) throws {
         cascadeDirectory = try parameters.string("cascades")
@@ -46,6 +55,8 @@ public struct FaceFinding {
         landmarkModel = try Self.model(
             (try? parameters.string("landmarks")) ?? "none", parameter: "landmarks", name: "facemesh", off: "none",
             installed: Self.installedFaceMesh)
+        poseModel = try Self.model(
+            (try? parameters.string("pose")) ?? "none", parameter: "pose", name: "pose", off: "none", installed: Self.installedPose)
     }
 
     /// The model file a parameter chooses: `auto` the installed model (nil when
@@ -77,7 +88,10 @@ public struct FaceFinding {
                 options.face_model = face
                 return try Self.withOptionalCString(landmarkModel) { landmarks in
                     options.landmark_model = landmarks
-                    return try body(&options)
+                    return try Self.withOptionalCString(poseModel) { pose in
+                        options.pose_model = pose
+                        return try body(&options)
+                    }
                 }
             }
         }

@@ -31,6 +31,10 @@ enum BuiltVisionPlugins {
         FileManager.default.fileExists(atPath: models.appendingPathComponent("facemesh/face-landmark-192.onnx").path)
     }
 
+    static var poseInstalled: Bool {
+        FileManager.default.fileExists(atPath: models.appendingPathComponent("pose/pose-landmark-full-256.onnx").path)
+    }
+
     static let chessboards = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data")
     static var hasChessboards: Bool {
         FileManager.default.fileExists(atPath: chessboards.appendingPathComponent("left01.jpg").path)

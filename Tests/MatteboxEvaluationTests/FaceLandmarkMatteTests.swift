@@ -64,4 +64,30 @@ struct FaceLandmarkMatteTests {
         let skin = try #require(photo.auxiliary[.skinMatte])
         #expect(value(skin, of: photo, (232.0, 103.0)) >= 128, "the face is skin")
     }
+
+    @Test(.enabled(if: BuiltVisionPlugins.poseInstalled, "the pose model is not installed (mattebox models install pose)"))
+    func aPersonMatteMissingAnArmIsNamedByThePoseKeypoints() throws {
+        var photo = try ImageDecoder.decodePhoto(at: Self.messi)
+        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.portrait-matte\n    params: { model: modnet }").run(&photo)
+        let matte = try #require(photo.auxiliary[.portraitMatte])
+        // The arm reaching out at the photo's left (his right hand and forearm), cut out of the matte by hand.
+        let scale = Double(matte.width) / Double(photo.primary.width)
+        let cut = PixelImage(width: matte.width, height: matte.height, channels: 1, format: .uint8)
+        for y in 0..<matte.height {
+            for x in 0..<matte.width {
+                let (px, py) = (Double(x) / scale, Double(y) / scale)
+                let inArm = px < 150 && py > 70 && py < 135
+                cut.data.storeBytes(of: inArm ? 0 : UInt8(matte.sample(x: x, y: y)), toByteOffset: y * cut.bytesPerRow + x, as: UInt8.self)
+            }
+        }
+        photo.auxiliary[.portraitMatte] = cut
+        _ = try BuiltPlugins.runner("""
+            stages:
+              - plugin: org.mattebox.semantic-mattes
+                params: { landmarks: facemesh, pose: pose, mattes: "hair,skin" }
+            """).run(&photo)
+        let note = photo.metadata.notes["semanticMattes"] ?? ""
+        #expect(note.contains("the portrait matte misses the right wrist"), "\(note)")
+        #expect(!note.contains("left wrist") && !note.contains("knee"), "only the arm cut out is named: \(note)")
+    }
 }

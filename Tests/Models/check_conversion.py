@@ -1,9 +1,11 @@
-"""The face mesh as Mattebox converted it (ONNX, run by OpenCV's dnn, as the
+"""The face mesh and the pose model as Mattebox converted them (ONNX, run by OpenCV's dnn, as the
 plugins run it) against the TensorFlow Lite original run by TensorFlow Lite's
 own interpreter, on three inputs: a seeded random one, the face of
 opencv-doc's messi5.jpg, and that face turned by 25 degrees and darkened. The
 landmarks must agree within 0.01 px of the 192 px input and the face score's
-logit within 0.001. The mesh is then drawn on messi5 and, when ../shared/eval
+logit within 0.001; for the pose model (a 256 px square about messi5's
+whole body, and a seeded random input) the keypoints within 0.05 px, their
+visibility logits within 0.01, and the pose score within 0.001. The mesh is then drawn on messi5 and, when ../shared/eval
 is beside the checkout, on two FASSEG faces (test artifacts)."""
 import argparse, os, sys, zipfile
 import cv2
@@ -38,10 +40,52 @@ def as_input(crop):
     return (cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).astype(np.float32) / 255)[None]
 
 
+POSE_MEMBER = "mediapipe/modules/pose_landmark/pose_landmark_full.tflite"
+MESSI_BODY = (60, 60, 410, 280)  # marked by hand: messi5's player from his raised hand to his boots
+
+
+def check_pose(wheel, onnx_path, messi):
+    tflite = os.path.join(os.path.dirname(wheel), "pose_landmark_full.tflite")
+    with zipfile.ZipFile(wheel) as archive, open(tflite, "wb") as out:
+        out.write(archive.read(POSE_MEMBER))
+    interpreter = Interpreter(model_path=tflite)
+    interpreter.allocate_tensors()
+    given = interpreter.get_input_details()[0]
+    outputs = {o["name"]: o["index"] for o in interpreter.get_output_details()}
+    net = cv2.dnn.readNetFromONNX(onnx_path)
+    x, y, w, h = MESSI_BODY
+    side = 1.25 * max(w, h)
+    toCrop = np.float32([[256 / side, 0, 128 - (x + w / 2) * 256 / side], [0, 256 / side, 128 - (y + h / 2) * 256 / side]])
+    body = cv2.warpAffine(messi, toCrop, (256, 256))
+    inputs = {"seeded random": np.random.default_rng(11).random((1, 256, 256, 3), dtype=np.float32),
+              "messi5's body": (cv2.cvtColor(body, cv2.COLOR_BGR2RGB).astype(np.float32) / 255)[None]}
+    failures = 0
+    for name, value in inputs.items():
+        interpreter.set_tensor(given["index"], value)
+        interpreter.invoke()
+        want = interpreter.get_tensor(outputs["Identity"]).reshape(39, 5)
+        want_score = interpreter.get_tensor(outputs["Identity_1"]).ravel()
+        net.setInput(np.ascontiguousarray(value.transpose(0, 3, 1, 2)))
+        got, got_score = net.forward(["Identity", "Identity_1"])
+        got = got.reshape(39, 5)
+        points_error = float(np.abs(got[:, :2] - want[:, :2]).max())
+        visibility_error = float(np.abs(got[:, 3] - want[:, 3]).max())
+        score_error = float(np.abs(got_score.ravel() - want_score).max())
+        ok = points_error <= 0.05 and visibility_error <= 0.01 and score_error <= 0.001
+        failures += not ok
+        print("%s pose, %s: keypoints differ by at most %.2e px, visibility logits by %.2e, score by %.2e (TFLite score %.3f)"
+              % ("ok  " if ok else "FAIL", name, points_error, visibility_error, score_error, want_score[0]))
+        if name.startswith("messi5") and want_score[0] < 0.5:
+            failures += 1
+            print("FAIL pose, %s: TensorFlow Lite finds no person; the input is not what it should be" % name)
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--wheel", required=True)
     parser.add_argument("--onnx", required=True)
+    parser.add_argument("--pose-onnx", default="")
     parser.add_argument("--artifacts", required=True)
     args = parser.parse_args()
     os.makedirs(args.artifacts, exist_ok=True)
@@ -79,6 +123,9 @@ def main():
             print("FAIL %s: TensorFlow Lite does not take the face for one; the input is not what it should be" % name)
         print("%s %s: landmarks differ by at most %.2e px, face score logit by %.2e (TFLite score %.3f)"
               % ("ok  " if ok else "FAIL", name, points_error, score_error, 1 / (1 + np.exp(-want_score[0]))))
+
+    if args.pose_onnx:
+        failures += check_pose(args.wheel, args.pose_onnx, messi)
 
     photos = [MESSI]
     fasseg = os.path.join(os.path.dirname(__file__), "../../../shared/eval/faceparsing/fasseg_frontal02/rgb")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The model conversion test: each model Mattebox converts from TensorFlow Lite
-# (the face mesh) must give what TensorFlow Lite's own interpreter gives on the
+# (the face mesh, the pose model) must give what TensorFlow Lite's own interpreter gives on the
 # same inputs. The converted file is the one `mattebox models install` put in
 # the data folder (as the plugins run it); the original comes from the pinned
 # wheel. ai-edge-litert comes from PyPI, pinned by hash, in .build/model-venv.
@@ -15,9 +15,14 @@ skip() {
     if [ "${MATTEBOX_REQUIRE_MODELS:-0}" = 1 ]; then echo "model conversion test: $1" >&2; exit 1; fi
     echo "model conversion test SKIPPED: $1"; exit 0
 }
-model=$("$mattebox" models list --json | /usr/bin/python3 -c \
-    'import json, sys; print(next((m["path"] or "") for m in json.load(sys.stdin)["models"] if m["name"] == "facemesh"))')
+installed() {
+    "$mattebox" models list --json | /usr/bin/python3 -c \
+        'import json, sys; print(next((m["path"] or "") for m in json.load(sys.stdin)["models"] if m["name"] == sys.argv[1]))' "$1"
+}
+model=$(installed facemesh)
+pose=$(installed pose)
 [ -n "$model" ] || skip "the face mesh is not installed (mattebox models install facemesh)"
+[ -n "$pose" ] || skip "the pose model is not installed (mattebox models install pose)"
 wheel=mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
 digest=a807328339e7356fda0bb14df12fedbf1d33bdf81649c5f8666b0026b1cc30b4
 mkdir -p "$work"
@@ -30,4 +35,4 @@ fi
 "$venv/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes -r Tests/Models/requirements.txt \
     || skip "ai-edge-litert could not be installed from PyPI"
 rm -rf test-artifacts/landmarks
-"$venv/bin/python" Tests/Models/check_conversion.py --wheel "$work/$wheel" --onnx "$model" --artifacts test-artifacts/landmarks
+"$venv/bin/python" Tests/Models/check_conversion.py --wheel "$work/$wheel" --onnx "$model" --pose-onnx "$pose" --artifacts test-artifacts/landmarks

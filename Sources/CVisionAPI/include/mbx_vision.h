@@ -99,6 +99,7 @@ typedef struct mbx_cv_matte_options {
     const char *cascade_dir; /* folder holding haarcascade_frontalface_default.xml */
     const char *face_model;  /* CenterFace ONNX (`mattebox models install centerface`); NULL: the cascade alone */
     const char *landmark_model; /* MediaPipe's face mesh as ONNX (`mattebox models install facemesh`); NULL: none */
+    const char *pose_model;     /* MediaPipe's pose landmarks as ONNX (`mattebox models install pose`); NULL: none */
     int effort;
     int orientation;         /* EXIF orientation of the stored pixels, 1..8: faces are found upright */
 } mbx_cv_matte_options;
@@ -141,7 +142,20 @@ typedef struct mbx_cv_semantic_planes {
     int landmarks_found; /* out: 1 when the face mesh outlined the face's parts (options->landmark_model) */
     int person_fallback; /* out: 1 when the given person matte missed the face (less than half of it),
                             so the mattes were built on a person worked out around the face instead */
+    int pose_found;      /* out: 1 when the pose model found the person's body (options->pose_model) */
+    unsigned pose_outside_person; /* out: keypoints the pose model saw that the given person matte misses,
+                            bits MBX_CV_POSE_* */
 } mbx_cv_semantic_planes;
+
+/* Body keypoints a person matte should hold (bits of pose_outside_person). */
+#define MBX_CV_POSE_LEFT_ELBOW 1u
+#define MBX_CV_POSE_RIGHT_ELBOW 2u
+#define MBX_CV_POSE_LEFT_WRIST 4u
+#define MBX_CV_POSE_RIGHT_WRIST 8u
+#define MBX_CV_POSE_LEFT_KNEE 16u
+#define MBX_CV_POSE_RIGHT_KNEE 32u
+#define MBX_CV_POSE_LEFT_ANKLE 64u
+#define MBX_CV_POSE_RIGHT_ANKLE 128u
 
 /* Hair, skin and teeth mattes for the person around a face as mbx_cv_find_face
  * gives it (they are worked out with the eyes level; teeth are looked for at
