@@ -77,42 +77,43 @@ public enum ModelCatalogue {
         inputSize: 320, fileName: "centerface-320.onnx",
         usedBy: "org.mattebox.portrait-matte and org.mattebox.semantic-mattes with `faces: auto` (finding the face)")
 
-    /// MediaPipe's face mesh (468 face landmarks, 192 x 192 RGB on 0...1), the
-    /// TensorFlow Lite model the mediapipe 0.10.14 wheel ships (later releases
-    /// do not), converted by `TFLiteConverter`: outlines the face's parts for
-    /// the hair, skin and teeth mattes.
-    public static let facemesh = ModelSpec(
-        name: "facemesh", summary: "MediaPipe face mesh: 468 landmarks outlining the face's oval, eyes, brows and lips",
-        package: "mediapipe", version: "0.10.14",
-        wheelFile: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
-        wheelSHA256: "a807328339e7356fda0bb14df12fedbf1d33bdf81649c5f8666b0026b1cc30b4",
-        member: "mediapipe/modules/face_landmark/face_landmark.tflite", memberBytes: 1_242_398,
-        memberSHA256: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814",
-        license: "Apache-2.0", licenseText: "mediapipe-0.10.14.dist-info/LICENSE",
-        licenseSource: "the mediapipe wheel's METADATA (License: Apache 2.0) and its LICENSE file, which is kept",
+    /// A TensorFlow Lite model of the mediapipe 0.10.14 wheel (Apache-2.0; later
+    /// releases no longer ship these files), converted by `TFLiteConverter`.
+    static func mediaPipe(
+        _ name: String, summary: String, member: String, bytes: Int, sha256: String, inputSize: Int, fileName: String,
+        usedBy: String, check: ConversionCheck
+    ) -> ModelSpec {
+        ModelSpec(
+            name: name, summary: summary, package: "mediapipe", version: "0.10.14",
+            wheelFile: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+            wheelSHA256: "a807328339e7356fda0bb14df12fedbf1d33bdf81649c5f8666b0026b1cc30b4",
+            member: member, memberBytes: bytes, memberSHA256: sha256,
+            license: "Apache-2.0", licenseText: "mediapipe-0.10.14.dist-info/LICENSE",
+            licenseSource: "the mediapipe wheel's METADATA (License: Apache 2.0) and its LICENSE file, which is kept",
+            inputSize: inputSize, fileName: fileName, usedBy: usedBy, format: .tfliteFromMediaPipe, check: check)
+    }
+
+    /// MediaPipe's face mesh (468 face landmarks, 192 x 192 RGB on 0...1):
+    /// outlines the face's parts for the hair, skin and teeth mattes.
+    public static let facemesh = mediaPipe(
+        "facemesh", summary: "MediaPipe face mesh: 468 landmarks outlining the face's oval, eyes, brows and lips",
+        member: "mediapipe/modules/face_landmark/face_landmark.tflite", bytes: 1_242_398,
+        sha256: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814",
         inputSize: 192, fileName: "face-landmark-192.onnx",
         usedBy: "org.mattebox.semantic-mattes with `landmarks: auto` (the face's parts for hair, skin and teeth)",
-        format: .tfliteFromMediaPipe,
         check: ConversionCheck(
             seed: 20_261_125,
             outputs: ["conv2d_21": [110.406, 127.953, -9.67231, 116.369], "conv2d_31": [-9.23394]], tolerance: 0.01))
 
-    /// MediaPipe's pose landmark model (BlazePose GHUM full: 33 body
-    /// keypoints, 256 x 256 RGB on 0...1) from the same wheel, converted by
-    /// `TFLiteConverter`: where the arms and legs are, for the skin matte and
-    /// to check the person matte.
-    public static let pose = ModelSpec(
-        name: "pose", summary: "MediaPipe pose landmarks: 33 body keypoints (shoulders, elbows, wrists, hips, knees, ankles)",
-        package: "mediapipe", version: "0.10.14",
-        wheelFile: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
-        wheelSHA256: "a807328339e7356fda0bb14df12fedbf1d33bdf81649c5f8666b0026b1cc30b4",
-        member: "mediapipe/modules/pose_landmark/pose_landmark_full.tflite", memberBytes: 6_440_512,
-        memberSHA256: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f",
-        license: "Apache-2.0", licenseText: "mediapipe-0.10.14.dist-info/LICENSE",
-        licenseSource: "the mediapipe wheel's METADATA (License: Apache 2.0) and its LICENSE file, which is kept",
+    /// MediaPipe's pose landmark model (BlazePose GHUM full: 33 body keypoints,
+    /// 256 x 256 RGB on 0...1): where the arms and legs are, for the skin
+    /// matte and to check the person matte.
+    public static let pose = mediaPipe(
+        "pose", summary: "MediaPipe pose landmarks: 33 body keypoints (shoulders, elbows, wrists, hips, knees, ankles)",
+        member: "mediapipe/modules/pose_landmark/pose_landmark_full.tflite", bytes: 6_440_512,
+        sha256: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f",
         inputSize: 256, fileName: "pose-landmark-full-256.onnx",
         usedBy: "org.mattebox.semantic-mattes with `pose: auto` (skin along the arms and legs; checking the person matte)",
-        format: .tfliteFromMediaPipe,
         check: ConversionCheck(
             seed: 20_261_125, outputs: ["Identity": [140.247, 45.0217, -154.157, 5.2794], "Identity_1": [6.75247e-08]],
             tolerance: 0.05))
