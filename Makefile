@@ -115,7 +115,9 @@ demo: build
 	$(BIN_DIR)/mattebox process demo-out/live -o demo-out/live-processed --format heic
 	@echo "Results are in demo-out/"
 
-## bench: release build (bench-record.md: movies and Live Photos; bench-portrait.md: the portrait effect at 12 MP and the app's re-render); HEIF export/inspect/rewrite timings, then batch throughput against
+## bench: release build (bench-record.md: movies and Live Photos; bench-portrait.md: the portrait effect at 12 MP and the app's re-render;
+## bench-mattes.md: four 12 MP portraits through both matte plugins and HEIF at -j 1/2/4 against heif-enc, wall, CPU and peak memory);
+## HEIF export/inspect/rewrite timings, then batch throughput against
 ## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md);
 ## vision plugin time per 12 MP photo at each effort (bench-plugins.md); mattes added to 12 MP HEICs
 ## with the primary copied as coded against --reencode (bench-passthrough.md); a 200 MP HEIC (bench-large.md);
@@ -134,6 +136,7 @@ bench: deps
 	Samples/bench/serve-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/serve bench-serve.md
 	Samples/bench/record-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/record bench-record.md
 	Samples/bench/portrait-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/portrait bench-portrait.md
+	Samples/bench/mattes-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/mattes bench-mattes.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), stereo on
 ## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh, and the sky

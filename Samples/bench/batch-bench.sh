@@ -13,16 +13,7 @@
 # LaPa and FASSEG faces (all upscaled to 12 MP: no 12 MP face photo ships in a
 # Debian package) plus real iPhone HEICs.
 # Usage: batch-bench.sh MATTEBOX_BINARY WORK_DIR TABLE_FILE
-set -euo pipefail
-mattebox=$1
-work=$2
-table=$3
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-shared="$repo/../shared"
-measure="python3 $repo/Samples/bench/measure.py"
-opencv=/usr/share/doc/opencv-doc/examples/data
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+source "$(dirname "$0")/common.sh"
 inputs="$work/inputs"
 rm -rf "$inputs" && mkdir -p "$inputs/jpeg" "$inputs/heic" "$inputs/png-for-heif-enc"
 

@@ -10,15 +10,7 @@
 # 3024x4032 (no 12 MP face photo ships in a Debian package); OpenCV's aloe
 # stereo pair upscaled to 4032x3496.
 # Usage: plugin-bench.sh MATTEBOX_BINARY WORK_DIR TABLE_FILE
-set -euo pipefail
-mattebox=$1
-work=$2
-table=$3
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-shared="$repo/../shared"
-opencv=/usr/share/doc/opencv-doc/examples/data
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+source "$(dirname "$0")/common.sh"
 faces="$work/faces" stereo="$work/stereo"
 rm -rf "$faces" "$stereo" && mkdir -p "$faces" "$stereo"
 

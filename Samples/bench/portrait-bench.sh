@@ -11,15 +11,7 @@
 # and the camera app's re-render at 1280 px (GET /api/library/ID/portrait.jpg,
 # median of 10 apertures after a first request that decodes the photo).
 # Usage: portrait-bench.sh MATTEBOX_BINARY WORK_DIR TABLE_FILE
-set -euo pipefail
-mattebox=$1
-work=$2
-table=$3
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-shared="$repo/../shared"
-opencv=/usr/share/doc/opencv-doc/examples/data
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+source "$(dirname "$0")/common.sh"
 rm -rf "$work/in" "$work/out" && mkdir -p "$work/in"
 
 echo "== 12 MP inputs in $work/in"

@@ -96,20 +96,15 @@ cv::Rect haarEquivalent(const DetectedFace &face) {
 /// at or above `threshold` become faces, overlapping ones merged (the highest
 /// score wins, as in the reference decoder).
 std::vector<DetectedFace> neuralFaces(const cv::Mat &colour, const std::string &modelPath, double threshold) {
-    cv::dnn::Net &net = loadedNetwork(modelPath);
     const int side = 320; // the input `mattebox models install centerface` fixes
     const double fit = double(side) / std::max(colour.cols, colour.rows);
     cv::Mat canvas(side, side, CV_8UC3, cv::Scalar::all(0)), resized;
     cv::resize(colour, resized, cv::Size(std::max(1, int(colour.cols * fit)), std::max(1, int(colour.rows * fit))), 0, 0,
                fit < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
     resized.copyTo(canvas(cv::Rect(0, 0, resized.cols, resized.rows)));
-    net.setInput(cv::dnn::blobFromImage(canvas, 1.0, cv::Size(), cv::Scalar(), /*swapRB*/ true, false));
-    std::vector<cv::Mat> outputs;
-    try {
-        net.forward(outputs, std::vector<cv::String>{"537", "538", "539", "540"});
-    } catch (const cv::Exception &exception) {
-        throw Failure{modelPath + ": the face model did not run: " + exception.err};
-    }
+    const std::vector<cv::Mat> outputs =
+        runNetwork(modelPath, cv::dnn::blobFromImage(canvas, 1.0, cv::Size(), cv::Scalar(), /*swapRB*/ true, false),
+                   {"537", "538", "539", "540"}, "the face model");
     if (outputs.size() != 4 || outputs[0].dims != 4 || outputs[3].dims != 4 || outputs[3].size[1] != 10)
         throw Failure{modelPath + ": not a CenterFace model (outputs heatmap, scale, offset, landmarks)"};
     const int height = outputs[0].size[2], width = outputs[0].size[3], plane = height * width;

@@ -43,15 +43,10 @@ cv::Mat cropTransform(cv::Point2f centre, double side, double rollDegrees) {
 float runMesh(const cv::Mat &colour, const cv::Mat &toCrop, const std::string &model, std::vector<cv::Point2f> &points) {
     cv::Mat crop;
     cv::warpAffine(colour, crop, toCrop, cv::Size(meshSide, meshSide), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
-    cv::dnn::Net &net = loadedNetwork(model);
     // RGB on 0...1, as MediaPipe's face landmark graph feeds it.
-    net.setInput(cv::dnn::blobFromImage(crop, 1.0 / 255, cv::Size(), cv::Scalar(), /*swapRB*/ true, false));
-    std::vector<cv::Mat> outputs;
-    try {
-        net.forward(outputs, std::vector<cv::String>{"conv2d_21", "conv2d_31"});
-    } catch (const cv::Exception &exception) {
-        throw Failure{model + ": the face mesh did not run: " + exception.err};
-    }
+    const std::vector<cv::Mat> outputs =
+        runNetwork(model, cv::dnn::blobFromImage(crop, 1.0 / 255, cv::Size(), cv::Scalar(), /*swapRB*/ true, false),
+                   {"conv2d_21", "conv2d_31"}, "the face mesh");
     if (outputs.size() != 2 || outputs[0].total() != 468 * 3 || outputs[1].total() != 1)
         throw Failure{model + ": not MediaPipe's face mesh (468 points and a face score)"};
     const float *values = outputs[0].ptr<float>();

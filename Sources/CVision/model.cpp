@@ -15,24 +15,6 @@
 
 namespace mbx {
 
-/// One loaded network per thread and file: cv::dnn::Net is not safe to run
-/// from two threads at once.
-cv::dnn::Net &loadedNetwork(const std::string &path) {
-    thread_local std::map<std::string, cv::dnn::Net> networks;
-    auto found = networks.find(path);
-    if (found != networks.end()) return found->second;
-    cv::dnn::Net net;
-    try {
-        net = cv::dnn::readNetFromONNX(path);
-    } catch (const cv::Exception &exception) {
-        throw Failure{path + ": cannot load the model: " + exception.err};
-    }
-    if (net.empty()) throw Failure{path + ": cannot load the model"};
-    net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-    net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-    return networks.emplace(path, net).first->second;
-}
-
 namespace {
 
 /// Where the image goes in the model's input. Matting networks such as
@@ -142,15 +124,8 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
             throw mbx::Failure{path + ": the model's input size must be between 1 and 4096"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         cv::Rect region = mbx::modelRegion(frame.colour.size(), frame.toWorking(face), model->crop);
-        cv::dnn::Net &net = mbx::loadedNetwork(path);
         cv::Rect content = mbx::inputContent(region.size(), *model);
-        net.setInput(mbx::inputBlob(frame.colour(region), *model, content));
-        cv::Mat output;
-        try {
-            output = net.forward();
-        } catch (const cv::Exception &exception) {
-            throw mbx::Failure{path + ": running the model failed: " + exception.err};
-        }
+        const cv::Mat output = mbx::runNetwork(path, mbx::inputBlob(frame.colour(region), *model, content), {}, "the model")[0];
         std::vector<cv::Mat> classes = mbx::probabilities(output, path);
         if (output.size[2] != model->input_height || output.size[3] != model->input_width)
             content = cv::Rect(content.x * output.size[3] / model->input_width, content.y * output.size[2] / model->input_height,

@@ -22,14 +22,9 @@ bool findBodyPose(const cv::Mat &colour, const cv::Rect &region, const std::stri
     cv::Mat toCrop = (cv::Mat_<double>(2, 3) << scale, 0, poseSide / 2.0 - centre.x * scale, 0, scale, poseSide / 2.0 - centre.y * scale);
     cv::Mat crop;
     cv::warpAffine(colour, crop, toCrop, cv::Size(poseSide, poseSide), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
-    cv::dnn::Net &net = loadedNetwork(model);
-    net.setInput(cv::dnn::blobFromImage(crop, 1.0 / 255, cv::Size(), cv::Scalar(), /*swapRB*/ true, false));
-    std::vector<cv::Mat> outputs;
-    try {
-        net.forward(outputs, std::vector<cv::String>{"Identity", "Identity_1"});
-    } catch (const cv::Exception &exception) {
-        throw Failure{model + ": the pose model did not run: " + exception.err};
-    }
+    const std::vector<cv::Mat> outputs =
+        runNetwork(model, cv::dnn::blobFromImage(crop, 1.0 / 255, cv::Size(), cv::Scalar(), /*swapRB*/ true, false),
+                   {"Identity", "Identity_1"}, "the pose model");
     if (outputs.size() != 2 || outputs[0].total() != 39 * 5 || outputs[1].total() != 1)
         throw Failure{model + ": not MediaPipe's pose landmark model (39 points of 5 values and a pose score)"};
     pose.score = outputs[1].at<float>(0);

@@ -11,11 +11,15 @@ typedef int (*stereo_fn)(const mbx_cv_image *, const mbx_cv_image *, const mbx_c
 typedef int (*calibrate_fn)(const mbx_cv_image *, const mbx_cv_image *, int, int, int, double, const char *, int *,
                             mbx_cv_calibration *, mbx_cv_error *);
 typedef const char *(*version_fn)(void);
+typedef int (*serve_fn)(int, mbx_cv_error *);
+typedef int (*count_fn)(const char *, int *, mbx_cv_error *);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static stereo_fn stereo;
 static calibrate_fn calibrate;
 static version_fn version;
+static serve_fn serve;
+static count_fn count_networks;
 
 int mbx_cvl_load(const char *const *paths, int count, char *message, int message_size) {
     pthread_mutex_lock(&lock);
@@ -35,7 +39,9 @@ int mbx_cvl_load(const char *const *paths, int count, char *message, int message
             stereo = (stereo_fn)dlsym(handle, "mbx_cv_stereo_disparity");
             calibrate = (calibrate_fn)dlsym(handle, "mbx_cv_calibrate_stereo");
             version = (version_fn)dlsym(handle, "mbx_cv_version");
-            if (stereo && calibrate && version) {
+            serve = (serve_fn)dlsym(handle, "mbx_cv_serve_inference");
+            count_networks = (count_fn)dlsym(handle, "mbx_cv_inference_network_count");
+            if (stereo && calibrate && version && serve && count_networks) {
                 status = 0;
             } else {
                 version = NULL;
@@ -63,3 +69,9 @@ int mbx_cvl_calibrate_stereo(const mbx_cv_image *lefts, const mbx_cv_image *righ
 }
 
 const char *mbx_cvl_version(void) { return version(); }
+
+int mbx_cvl_serve_inference(int listening_socket, mbx_cv_error *error) { return serve(listening_socket, error); }
+
+int mbx_cvl_inference_network_count(const char *socket_path, int *count, mbx_cv_error *error) {
+    return count_networks(socket_path, count, error);
+}

@@ -106,6 +106,15 @@ public struct SpawnedChild: Sendable {
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 
+    /// How the child ended, reaping it, or nil while it runs.
+    public func ended() -> Termination? {
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        guard reaped == pid else { return reaped < 0 && errno == ECHILD ? .exited(-1) : nil }
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+    }
+
     /// Kills the child at once (it is still to be reaped with `wait`).
     public func kill() { _ = Foundation.kill(pid, SIGKILL) }
 }

@@ -92,6 +92,16 @@ int mbx_cv_calibrate_stereo(const mbx_cv_image *lefts, const mbx_cv_image *right
                             const char *output_path, int *found, mbx_cv_calibration *result,
                             mbx_cv_error *error);
 
+/* ---- The inference process of a batch ------------------------------- */
+
+/* Serves the networks of every worker of a batch (the workers find it through
+ * MATTEBOX_INFERENCE_SOCKET) on a listening Unix socket: each network is
+ * loaded once and run for all of them. Returns only on error. */
+int mbx_cv_serve_inference(int listening_socket, mbx_cv_error *error);
+
+/* How many networks the inference process at socket_path holds. */
+int mbx_cv_inference_network_count(const char *socket_path, int *count, mbx_cv_error *error);
+
 /* ---- Faces and mattes ----------------------------------------------- */
 
 /* How hard to work: 0 speed, 1 balanced, 2 quality (working resolution and refinement). */

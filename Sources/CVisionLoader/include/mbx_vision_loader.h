@@ -24,6 +24,8 @@ int mbx_cvl_calibrate_stereo(const mbx_cv_image *lefts, const mbx_cv_image *righ
                              const char *output_path, int *found, mbx_cv_calibration *result,
                              mbx_cv_error *error);
 const char *mbx_cvl_version(void);
+int mbx_cvl_serve_inference(int listening_socket, mbx_cv_error *error);
+int mbx_cvl_inference_network_count(const char *socket_path, int *count, mbx_cv_error *error);
 
 #ifdef __cplusplus
 }

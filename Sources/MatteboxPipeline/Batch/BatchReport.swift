@@ -16,6 +16,10 @@ public struct BatchReport: Encodable, Sendable {
     public var failed: Int
     public var skipped: Int
     public var photos: [PhotoOutcome]
+    /// With several workers: how many networks the batch's one inference
+    /// process held at the end, and how many times it was started (nil with one worker).
+    public var inferenceNetworks: Int?
+    public var inferenceStarts: Int?
 
     public init(
         mattebox: String, pipeline: String, pipelineSHA256: String, jobs: Int, peakConcurrency: Int,

@@ -25,6 +25,8 @@ public struct BatchScheduler: Sendable {
     /// Consulted before each photo starts: fewer workers take photos while it
     /// is below `jobs` (thermal pressure); 0 pauses the batch until it rises.
     public var concurrencyLimit: @Sendable () -> Int = { Int.max }
+    /// Added to each worker's environment (the inference process's socket).
+    public var environment: [String: String] = [:]
 
     public init(workerCommand: [String], setup: WorkerSetup, jobs: Int, photoTimeout: Double) {
         self.workerCommand = workerCommand
@@ -79,7 +81,7 @@ public struct BatchScheduler: Sendable {
 
     private func startWorker(_ setupLine: Data) throws -> LineChannelProcess {
         do {
-            let worker = try LineChannelProcess(arguments: workerCommand, environment: ["MATTEBOX_LOG": Log.currentThreshold.name])
+            let worker = try LineChannelProcess(arguments: workerCommand, environment: environment.merging(["MATTEBOX_LOG": Log.currentThreshold.name]) { _, ours in ours })
             try worker.send(setupLine)
             let reply = try JSONDecoder().decode(WorkerReply.self, from: worker.receiveLine(timeout: setupTimeout))
             if let message = reply.setupError {

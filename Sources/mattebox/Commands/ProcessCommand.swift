@@ -3,6 +3,7 @@ import Foundation
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
+import MatteboxVision
 import MatteboxPluginHost
 import MatteboxRuntime
 
@@ -149,6 +150,13 @@ struct ProcessCommand: ParsableCommand {
             .print(json: json) }
         let pressure = BatchPressure(jobs: workers)
         if !ignorePressure { scheduler.concurrencyLimit = pressure.concurrency }
+        // Several workers share one inference process, so each network is held once.
+        let inference = min(workers, queue.count) > 1 ? try InferenceHost(command: [HostExecutable.path, "inference-server"]) : nil
+        defer { inference?.stop() }
+        if let inference {
+            try inference.start()
+            scheduler.environment = inference.environment
+        }
         let progress = BatchProgress(total: queue.count, skipped: skipped.count, jsonLines: jsonProgress)
         let clock = ContinuousClock.now
         let run = try scheduler.run(queue) { [json, timings] index, outcome in
@@ -162,7 +170,7 @@ struct ProcessCommand: ParsableCommand {
         let byPath = Dictionary(run.outcomes.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
         let outcomes = inputs.compactMap { skipped[$0.stem] ?? byPath[$0.url.path] }
         let failed = outcomes.filter { $0.status == .failed }.count
-        let summary = BatchReport(
+        var summary = BatchReport(
             mattebox: MatteboxVersion.current, pipeline: source.path, pipelineSHA256: fingerprint, jobs: workers,
             peakConcurrency: run.peakConcurrency, highestPressure: pressure.highest.description,
             shard: selectedShard?.description, wallSeconds: clock.secondsSince, total: outcomes.count,
@@ -170,6 +178,14 @@ struct ProcessCommand: ParsableCommand {
             skipped: outcomes.filter { $0.status == .skipped }.count,
             photos: outcomes)
         if let report {
+            if let inference {
+                summary.inferenceStarts = inference.starts
+                do {
+                    summary.inferenceNetworks = try InferenceService.networkCount(socketPath: inference.socketPath)
+                } catch {
+                    Log.emit(.warning, "\(error)")
+                }
+            }
             try AtomicFile.write(try JSONOutput.encode(summary), to: URL(fileURLWithPath: report))
         }
         if json {
