@@ -53,8 +53,12 @@ import Testing
         #expect(parameter["defaultValue"] as? String == "normalize")
         #expect(parameter["type"] as? String == "enum")
         #expect(parameter.keys.contains("minimum") && parameter["minimum"] is NSNull, "absent values are null: \(parameter)")
-        let thermal = try json(mattebox("thermal", "--json"))
+        // A machine of no thermal zones (a system root made here), whatever this machine's state.
+        let root = folder.appendingPathComponent("cool-root")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sys/class/thermal"), withIntermediateDirectories: true)
+        let thermal = try json(mattebox("thermal", "--json", environment: ["MATTEBOX_SYSTEM_ROOT": root.path]))
         #expect(thermal["level"] as? String == "nominal", "\(thermal)")
+        #expect(thermal.keys.contains("factors"), "\(thermal)")
     }
 
     @Test func cpuPressureIsReportedButSkipsNothing() throws {

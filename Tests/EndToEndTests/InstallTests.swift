@@ -113,12 +113,16 @@ struct MatteMethodTests {
         }
     }
 
-    @Test func withMODNetInstalledTheNeuralPipelineUsesIt() throws {
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
-        guard FileManager.default.fileExists(atPath: "\(home)/.local/share/mattebox/models/modnet/modnet-512.onnx") else {
-            print("MODNet is not installed for this user (mattebox models install modnet): default-method check skipped")
-            return
-        }
+    /// The user's data folder as the product finds it: XDG_DATA_HOME, else ~/.local/share.
+    static var userModels: String {
+        let environment = ProcessInfo.processInfo.environment
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(environment["HOME"] ?? "")/.local/share"
+        return "\(data)/mattebox/models"
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "\(MatteMethodTests.userModels)/modnet/modnet-512.onnx"),
+                   "MODNet is not installed for this user (mattebox models install modnet)"))
+    func withMODNetInstalledTheNeuralPipelineUsesIt() throws {
         #expect(try method(pipeline: "portrait-neural", environment: [:])?.hasPrefix("MODNet portrait matting (cv::dnn);") == true)
         #expect(try method(pipeline: "portrait-mattes", environment: [:])?.hasPrefix("MODNet portrait matting (cv::dnn);") == true, "the default")
     }

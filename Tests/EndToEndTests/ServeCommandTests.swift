@@ -202,9 +202,9 @@ import Testing
         let before = try brightness()
         let set = try app.send("PUT", "/api/controls", json: #"{"exposure_time_absolute": 450, "auto_exposure": "manual_mode"}"#, token: true)
         #expect(set.status == 200, "\(String(decoding: set.body, as: UTF8.self))")
-        Thread.sleep(forTimeInterval: 0.8)
-        let after = try brightness()
-        #expect(after > before * 1.3, "manual exposure brightens the preview: \(before) -> \(after)")
+        var after = before
+        #expect(try Waiting.until { after = try brightness(); return after > before * 1.3 },
+                "manual exposure brightens the preview: \(before) -> \(after)")
         let bad = try app.send("PUT", "/api/controls", json: #"{"gain": 1000}"#, token: true)
         #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("within 0...100"))
         let focus = try app.send("POST", "/api/focus", json: #"{"x": 0.25, "y": 0.5}"#, token: true)
@@ -257,22 +257,24 @@ import Testing
         let cameras = status["cameras"] as? [[String: Any]] ?? []
         let front = try #require(cameras.first { $0["position"] as? String == "front" }?["id"] as? String)
         #expect(try app.send("POST", "/api/camera", json: "{\"camera\": \"\(front)\"}", token: true).status == 200)
-        Thread.sleep(forTimeInterval: 1.5)
-        let after = try app.send("GET", "/api/status").json["preview"] as? [String: Int] ?? [:]
-        #expect((after["encoded"] ?? 0) > 0, "\(after)")
+        var after: [String: Int] = [:]
+        #expect(try Waiting.until {
+            after = try app.send("GET", "/api/status").json["preview"] as? [String: Int] ?? [:]
+            return (after["encoded"] ?? 0) > 0
+        }, "\(after)")
     }
 
     @Test func anUnpluggedCameraInterruptsAndAReplugResumes() throws {
         let app = try ServedApp()
         #expect(try app.send("POST", "/api/replay/unplug", token: true).status == 200)
-        Thread.sleep(forTimeInterval: 1)
-        let session = try app.send("GET", "/api/status").json["session"] as? [String: Any] ?? [:]
-        #expect(session["state"] as? String == "interrupted" && session["interruption"] as? String == "videoDeviceNotAvailable")
+        func session() throws -> [String: Any] { try app.send("GET", "/api/status").json["session"] as? [String: Any] ?? [:] }
+        #expect(try Waiting.until {
+            let now = try session()
+            return now["state"] as? String == "interrupted" && now["interruption"] as? String == "videoDeviceNotAvailable"
+        }, "\((try? session()) ?? [:])")
         #expect(try app.send("POST", "/api/capture", json: "{}", token: true).status == 503)
         #expect(try app.send("POST", "/api/replay/replug", token: true).status == 200)
-        Thread.sleep(forTimeInterval: 1.5)
-        let resumed = try app.send("GET", "/api/status").json["session"] as? [String: Any] ?? [:]
-        #expect(resumed["state"] as? String == "running")
+        #expect(try Waiting.until { try session()["state"] as? String == "running" }, "\((try? session()) ?? [:])")
     }
 }
 

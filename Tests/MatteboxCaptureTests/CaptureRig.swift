@@ -77,6 +77,16 @@ final class EventLog: @unchecked Sendable {
 /// a minute, and the session's tasks wait too.
 let waitLimit: Double = 90
 
+/// Polls `condition` (which may ask the session) every 20 ms for up to `timeout` seconds.
+func eventually(_ timeout: Double = waitLimit, _ condition: () async -> Bool) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
+
 /// Polls `condition` every 20 ms for up to `timeout` seconds.
 func eventually(_ timeout: Double = waitLimit, _ condition: () -> Bool) async -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)

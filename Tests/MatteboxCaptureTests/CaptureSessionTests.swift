@@ -50,8 +50,8 @@ import Testing
         let quality = try await session.capturePhoto(PhotoSettings(quality: .quality))
         #expect(quality.size == FrameSize(width: 640, height: 480), "quality switches to the largest size")
         #expect(try ImageDecoder.decodePhoto(at: quality.output).primary.width == 640)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(await session.streamStatistics.kept > 3, "the preview format streams again")
+        let keptAtPhoto = await session.streamStatistics.kept
+        #expect(await eventually { await session.streamStatistics.kept > keptAtPhoto + 3 }, "the preview format streams again")
         await session.stopRunning()
     }
 
@@ -98,8 +98,8 @@ import Testing
         rig.io.setBusyInAnotherProcess(true, CaptureRig.back)
         await #expect(throws: V4L2Error.self) { try await session.switchCamera(to: back) }
         #expect(await session.configuration.camera.id == front.id)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(await session.streamStatistics.kept > 3, "still streaming the front camera")
+        let keptAtRefusal = await session.streamStatistics.kept
+        #expect(await eventually { await session.streamStatistics.kept > keptAtRefusal + 3 }, "still streaming the front camera")
         _ = try await session.capturePhoto(PhotoSettings(quality: .speed))
         await session.stopRunning()
     }
@@ -132,8 +132,7 @@ import Testing
 
         rig.io.inject(.ioErrorOnNextDequeue, CaptureRig.back)
         #expect(await log.wait { if case .runtimeError(let message) = $0 { return message.contains("EIO") || message.contains("Input/output") } else { return false } })
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(await session.state == .running)
+        #expect(await eventually { await session.state == .running })
         _ = try await session.capturePhoto(PhotoSettings(quality: .speed))
         await session.stopRunning()
     }

@@ -29,10 +29,12 @@ import Testing
         return (rig, session, log, path)
     }
 
-    /// Waits (by frames, not by the clock, so a loaded machine does not change the test) until `count` more are kept.
+    /// Waits (by frames, not by the clock, so a loaded machine does not change the test) until `count` more are
+    /// kept; a stream that stalls fails the test after the wait limit instead of hanging the suite.
     private func waitForFrames(_ count: Int, _ session: CaptureSession) async throws {
         let target = await session.streamStatistics.kept + count
-        while await session.streamStatistics.kept < target { try await Task.sleep(for: .milliseconds(10)) }
+        let reached = await eventually { await session.streamStatistics.kept >= target }
+        try #require(reached, "\(count) more frames within \(waitLimit) s")
     }
 
     @Test func dropsMakeLongerFramesNotAFasterMovie() async throws {

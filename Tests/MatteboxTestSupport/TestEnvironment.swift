@@ -55,11 +55,27 @@ public enum TestEnvironment {
         public var signalled: Bool
     }
 
+    /// Where the commands the tests run keep their cache (the plugin registry)
+    /// and look for their configuration (cameras): folders of this test run,
+    /// not the user's. The user's data folder stays, so installed models are found.
+    public static let isolatedFolders: [String: String] = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mattebox-test-home-\(getpid())")
+        var folders: [String: String] = [:]
+        for (variable, name) in [("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config")] {
+            let folder = root.appendingPathComponent(name)
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            folders[variable] = folder.path
+        }
+        return folders
+    }()
+
     /// Runs a command to completion (killed after `timeout` seconds), with
-    /// `environment` added to this process's.
+    /// `environment` added to this process's and the cache and configuration
+    /// folders of this test run (`isolatedFolders`) unless `environment` names others.
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120
     ) -> CommandResult {
+        let environment = isolatedFolders.merging(environment) { _, given in given }
         switch ChildProcess(arguments: arguments, environment: environment).run(timeout: timeout) {
         case .exited(let code, let output, let errors):
             return CommandResult(
