@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore"]),
         .testTarget(name: "MatteboxISOBMFFTests", dependencies: ["MatteboxISOBMFF"]),
         .testTarget(name: "MatteboxMovieTests", dependencies: ["MatteboxMovie", "MatteboxRuntime", "MatteboxTestSupport"]),
-        .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime"]),
+        .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK"]),
         .testTarget(name: "MatteboxVisionPluginKitTests", dependencies: ["MatteboxVisionPluginKit", "MatteboxPluginSDK"]),
         .testTarget(

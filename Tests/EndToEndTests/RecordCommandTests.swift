@@ -160,13 +160,16 @@ import Testing
         #expect(probe.frames == movie["frames"] as? Int)
     }
 
-    @Test func badOptionsAreRefusedBeforeTheCameraOpens() {
-        let run = TestEnvironment.run([TestEnvironment.mattebox, "record", "--codec", "vp9", "-o", "/tmp/x"])
+    @Test func badOptionsAreRefusedBeforeTheCameraOpens() throws {
+        let output = try TestEnvironment.scratchDirectory("refused").appendingPathComponent("out").path
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path) }
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "record", "--codec", "vp9", "-o", output])
         #expect(run.status == 64 && run.errors.contains("--codec takes h264 or hevc"), "\(run.errors)")
         let live = TestEnvironment.run([
-            TestEnvironment.mattebox, "capture", "--live", "--live-format", "motion-photo", "--format", "png", "-o", "/tmp/x",
+            TestEnvironment.mattebox, "capture", "--live", "--live-format", "motion-photo", "--format", "png", "-o", output,
         ])
         #expect(live.status == 64 && live.errors.contains("Motion Photo is a JPEG or HEIC"), "\(live.errors)")
+        #expect(!FileManager.default.fileExists(atPath: output), "nothing was made")
     }
 
     @Test func captureLiveWritesBothPairings() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxRuntime
+import MatteboxTestSupport
 import MatteboxVision
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     /// A grey random texture and the same texture seen `shift` pixels further
     /// left in the right view, as a fronto-parallel wall at one distance.
     static func shiftedPair(width: Int = 160, height: Int = 120, shift: Int = 8) -> (PixelImage, PixelImage) {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator("stereo texture")
         let texture = (0..<(width + shift) * height).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let left = PixelImage(width: width, height: height, channels: 3, format: .uint8)
         let right = PixelImage(width: width, height: height, channels: 3, format: .uint8)
