@@ -161,4 +161,20 @@ import Testing
         let list = mattebox("plugins", "list", environment: environment)
         #expect(list.output.contains("rejected: \(file.path)") && !list.output.contains("org.example.second  "), "\(list.output)")
     }
+
+    /// The vision library is loaded on first use; a mattebox copied away from
+    /// it says which places it tried and how to get it back, and writes nothing.
+    @Test func aMissingVisionLibraryIsNamedWithEveryPlaceTried() throws {
+        let alone = folder.appendingPathComponent("alone/bin")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestEnvironment.mattebox, toPath: alone.appendingPathComponent("mattebox").path)
+        let data = "/usr/share/doc/opencv-doc/examples/data"
+        let output = folder.appendingPathComponent("alone/d.pfm")
+        let run = TestEnvironment.run([alone.appendingPathComponent("mattebox").path, "depth", "\(data)/aloeL.jpg", "\(data)/aloeR.jpg", "-o", output.path])
+        #expect(run.status == 1, "\(run.status) \(run.errors)")
+        #expect(run.errors.contains("the vision library (OpenCV) could not be loaded"), "\(run.errors)")
+        #expect(run.errors.contains(alone.appendingPathComponent("libMatteboxCVision.so").path), "names the place beside the binary: \(run.errors)")
+        #expect(run.errors.contains("lib/mattebox/libMatteboxCVision.so"), "and the installation's: \(run.errors)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
 }
