@@ -84,9 +84,19 @@ final class SemanticMattes: PhotoProcessor {
                     notes += try personMattes(
                         personTodo, view: &view, options: &options, face: face, size: (width, height), photo: photo)
                 } else {
-                    let names = personTodo.sorted()
-                    let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
-                    notes.append("no face found, so no \(list) matte\(names.count == 1 ? "" : "s") (as on iOS)")
+                    var left = personTodo
+                    // Hands, arms, legs or feet without a face: skin from the person matte, as iOS does.
+                    if left.contains("skin"), model == nil, let note = try skinWithoutFace(
+                        view: &view, options: &options, size: (width, height), photo: photo)
+                    {
+                        left.remove("skin")
+                        if let note { notes.append(note) }
+                    }
+                    let names = left.sorted()
+                    if !names.isEmpty {
+                        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+                        notes.append("no face found, so no \(list) matte\(names.count == 1 ? "" : "s") (as on iOS)")
+                    }
                 }
             }
             if todo.contains("sky"), let note = try skyMatte(view: &view, options: &options, face: found != 0 ? face.box : nil, size: (width, height), photo: photo) {
@@ -133,6 +143,28 @@ final class SemanticMattes: PhotoProcessor {
                     : "no teeth showing, so no teeth matte")
         }
         return absent
+    }
+
+    /// The skin matte of a person matte without a face; nil when the photo has no person matte
+    /// (the no-face note then covers skin), else the note to add (nil when the matte was made).
+    private func skinWithoutFace(
+        view: inout mbx_cv_image, options: inout mbx_cv_matte_options, size: (Int, Int), photo: PluginPhoto
+    ) throws -> String?? {
+        guard var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage else { return nil }
+        var plane = try photo.createImage(
+            MBX_ROLE_SKIN_MATTE, width: size.0, height: size.1, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8)
+        ).visionPlane
+        var found: Int32 = 0
+        var error = mbx_cv_error()
+        guard mbx_cv_skin_without_face(&view, &options, &person, &plane, &found, &error) == 0 else {
+            try? photo.removeImage(MBX_ROLE_SKIN_MATTE)
+            throw PluginError("skin matte: \(error.text)")
+        }
+        guard found != 0 else {
+            try photo.removeImage(MBX_ROLE_SKIN_MATTE)
+            return .some("no face found and no skin in the portrait matte, so no skin matte")
+        }
+        return .some(nil)
     }
 
     /// The sky matte (no face needed; the person, when matted, is held out); a note when no sky shows.

@@ -175,6 +175,13 @@ int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_matte_options
                            const mbx_cv_face *face, const mbx_cv_image *person,
                            mbx_cv_semantic_planes *planes, mbx_cv_error *error);
 
+/* Skin where no face is found but a person matte is given (hands, arms, legs,
+ * feet in the frame): candidates by a broad skin prior in YCrCb inside the
+ * person, then a colour model fitted to them. *found = 0 (and the matte all
+ * zero) when the person shows no skin. */
+int mbx_cv_skin_without_face(const mbx_cv_image *image, const mbx_cv_matte_options *options,
+                             const mbx_cv_image *person, mbx_cv_plane *matte, int *found, mbx_cv_error *error);
+
 /* The sky: smooth, blue or bright-overcast regions reaching down from the
  * top of the upright photo, soft at their edges (branches, rooftops). person
  * (may be NULL) is held out; face_width (0: no face) keeps a close portrait's
