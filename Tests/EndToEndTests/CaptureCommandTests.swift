@@ -80,5 +80,9 @@ import Testing
         let out = try TestEnvironment.scratchDirectory("capture-real")
         let run = TestEnvironment.run([TestEnvironment.mattebox, "capture", "--device", "/dev/video0", "--priority", "speed", "-o", out.path])
         #expect(run.status == 0, "\(run.errors)")
+        let photos = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") }
+        #expect(photos.count == 1, "one photo: \(photos)")
+        let photo = try ImageDecoder.decodePhoto(at: out.appendingPathComponent(try #require(photos.first)))
+        #expect(photo.primary.width > 0 && photo.primary.height > 0)
     }
 }

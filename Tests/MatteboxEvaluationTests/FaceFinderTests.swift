@@ -73,8 +73,10 @@ struct FaceFinderTests {
         let folder = try #require(BuiltVisionPlugins.centerfaceFolder)
         let licence = try String(contentsOf: folder.appendingPathComponent("LICENSE"), encoding: .utf8)
         #expect(licence.hasPrefix("MIT License"))
-        let manifest = try String(contentsOf: folder.appendingPathComponent("manifest.json"), encoding: .utf8)
-        #expect(manifest.contains("c787987bf236f9f714c69eff3f641dba49b4c552590f82456d813a18ac842655"))
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as? [String: Any] ?? [:]
+        // The recorded hash is the file's, as coreutils computes it (not a value copied from the catalogue).
+        let computed = TestEnvironment.run(["/usr/bin/sha256sum", folder.appendingPathComponent("centerface-320.onnx").path]).output.prefix(64)
+        #expect(computed.count == 64 && manifest["fileSHA256"] as? String == String(computed), "\(manifest["fileSHA256"] ?? "none") vs \(computed)")
         let installed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(installed == ["LICENSE", "centerface-320.onnx", "manifest.json"], "the wheel is not kept: \(installed)")
     }
