@@ -35,7 +35,8 @@ import Testing
         let session = try rig.session(camera: rig.cameras[0])
         try await session.setFormat(.mjpeg, size: FrameSize(width: 320, height: 240))
         try await session.startRunning()
-        try await Task.sleep(for: .milliseconds(400))
+        // Frames before the press are needed: a few (and 100 ms of them) are in the ring.
+        #expect(await eventually { await session.streamStatistics.kept >= 6 })
         for delay in [0.0, 0.1] {
             // A press 100 ms ago: newer frames exist, and must not be taken.
             let press = MonotonicClock.now() - UInt64(delay * 1e9)
@@ -61,7 +62,7 @@ import Testing
         let log = EventLog(session)
         try await session.startRunning()
         #expect(await session.configuration.camera.path == CaptureRig.back)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually { await session.streamStatistics.kept >= 3 })
         let results = try await withThrowingTaskGroup(of: CaptureResult.self) { group in
             for _ in 0..<5 { group.addTask { try await session.capturePhoto(PhotoSettings(quality: .speed)) } }
             return try await group.reduce(into: []) { $0.append($1) }

@@ -65,7 +65,7 @@ import Testing
 
     @Test func anUnplugFinishesTheMovieAndSaysWhy() async throws {
         let (rig, session, log, _) = try await recording()
-        try await Task.sleep(for: .milliseconds(1200))
+        try await waitForFrames(36, session)
         await #expect(throws: MatteboxError.self, "no camera switch while recording") {
             try await session.switchCamera(to: try #require(rig.cameras.first { $0.path == CaptureRig.front }))
         }
@@ -81,7 +81,7 @@ import Testing
     @Test func aRecordingKeepsItsFrameRateUnderPressureAndShutdownFinishesItFirst() async throws {
         let (_, session, log, _) = try await recording()
         await session.apply(.serious)
-        try await Task.sleep(for: .milliseconds(800))
+        try await waitForFrames(24, session) // long enough for a throttle to have dropped some
         #expect(await session.streamStatistics.throttled == 0, "no frame dropped for pressure while recording")
         #expect(!log.all.contains(.frameRate(20)))
         let first = try #require(await session.stopRecording())
@@ -106,7 +106,7 @@ import Testing
         let log = EventLog(session)
         try await session.startRunning()
         try await session.setLivePhotoCaptureEnabled(true)
-        try await Task.sleep(for: .milliseconds(1700))
+        try await waitForFrames(51, session) // the 1.5 s pre-roll filled
         var first = PhotoSettings(quality: .speed)
         first.livePhotoContentIdentifier = UUID().uuidString
         async let one = session.capturePhoto(first)
@@ -148,7 +148,7 @@ import Testing
         try await session.setFormat(.yuyv, size: FrameSize(width: 640, height: 480))
         try await session.startRunning()
         try await session.setLivePhotoCaptureEnabled(true)
-        try await Task.sleep(for: .milliseconds(1700))
+        try await waitForFrames(51, session) // the 1.5 s pre-roll filled
         let rawBytes = 45 * 640 * 480 * 2
         let preRoll = await session.livePhotoPreRollBytes
         #expect(preRoll > 0 && preRoll < rawBytes / 4, "YUYV frames are kept as JPEGs: \(preRoll) bytes")
