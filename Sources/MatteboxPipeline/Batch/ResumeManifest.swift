@@ -82,7 +82,7 @@ public final class ResumeManifest: Sendable {
     /// entry for the same pipeline exists, so unfinished photos cost no read.
     public func completedEntry(for input: BatchInput, pipelineSHA256: String, hash: () throws -> String) -> Entry? {
         guard let entry = entries.withLock({ $0[input.stem] }), entry.pipelineSHA256 == pipelineSHA256,
-            !entry.outputs.isEmpty, (try? hash()) == entry.inputSHA256
+            !entry.outputs.isEmpty, entry.outputs.allSatisfy(Self.staysInside), (try? hash()) == entry.inputSHA256
         else { return nil }
         let complete = entry.outputs.allSatisfy { relative in
             let attributes = try? FileManager.default.attributesOfItem(
@@ -93,6 +93,13 @@ public final class ResumeManifest: Sendable {
             return size > 0 && (sizes.map { $0.contains(size) } ?? true)
         }
         return complete ? entry : nil
+    }
+
+    /// Whether a path from the manifest names a file inside the output folder:
+    /// relative, with no `..` (a corrupted or hostile line must not make a file
+    /// elsewhere count as this folder's output).
+    static func staysInside(_ relative: String) -> Bool {
+        !relative.isEmpty && !relative.hasPrefix("/") && !relative.split(separator: "/").contains("..")
     }
 
     /// Whose the file at `url` is: Mattebox's while its content is one
