@@ -132,6 +132,18 @@ import Testing
         #expect(try app.send("GET", "/api/status", host: "evil.example:\(app.port)").status == 403)
     }
 
+    /// Without --behind-proxy a forwarding header is anybody's to send, so it is not believed (the peer
+    /// is what counts), and a loopback client may name the server by its IPv6 loopback address.
+    @Test func forwardingHeadersAreIgnoredUnlessBehindAProxyAndIPv6LoopbackIsAHost() throws {
+        let app = try ServedApp()
+        for header in ["X-Forwarded-For: 203.0.113.7", "Forwarded: for=203.0.113.7"] {
+            #expect(try app.send("GET", "/api/status", headers: [header]).status == 200, "\(header) was believed")
+        }
+        #expect(try app.send("GET", "/api/status", host: "[::1]:\(app.port)").status == 200)
+        #expect(try app.send("GET", "/api/status", host: "localhost:\(app.port)").status == 200)
+        #expect(try app.send("GET", "/api/status", host: "[::2]:\(app.port)").status == 403)
+    }
+
     /// Found: half-open connections were never closed, and a body that never arrived held the connection with no reply.
     @Test func requestsThatNeverFinishArriveAreAnsweredAndClosed() throws {
         let app = try ServedApp(["--request-timeout", "2"])
