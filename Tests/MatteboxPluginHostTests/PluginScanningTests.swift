@@ -43,6 +43,28 @@ import Testing
         #expect(registry.available.map(\.description.id) == ["org.mattebox.samples.invert"])
     }
 
+    /// Beyond a major version: a newer minor ABI, a descriptor smaller than
+    /// this ABI's, an id that is not reverse-DNS and a missing callback are
+    /// each refused with the reason, and a good plugin beside them loads.
+    @Test func brokenDescriptorsAreRefusedWithTheirReason() throws {
+        let expected = [
+            "NEWER_MINOR": "newer than this Mattebox's", "SMALL_STRUCT": "struct_size 16 is smaller",
+            "BAD_ID": "no reverse-DNS id", "NO_PROCESS": "lacks create, process or destroy",
+        ]
+        for variant in expected.keys {
+            _ = try TestEnvironment.compilePlugin(fixture("broken_descriptor"), into: folder, name: "\(variant).so", defines: [variant])
+        }
+        _ = try TestEnvironment.compilePlugin(invertSource, into: folder)
+        let registry = PluginRegistry.discover(searchPath: PluginSearchPath(directories: [folder.path]), scanner: scanner)
+        let byName = Dictionary(uniqueKeysWithValues: registry.scans.map { (($0.path as NSString).lastPathComponent, $0) })
+        for (variant, reason) in expected {
+            let name = "\(variant).so"
+            #expect(byName[name]?.status == .rejected, "\(name): \(byName[name]?.status.rawValue ?? "not scanned")")
+            #expect(byName[name]?.reason?.contains(reason) == true, "\(name): \(byName[name]?.reason ?? "")")
+        }
+        #expect(registry.available.map(\.description.id) == ["org.mattebox.samples.invert"])
+    }
+
     @Test func worldWritableFoldersAreRefusedWithPathAndMode() throws {
         let open = folder.appendingPathComponent("open")
         try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)

@@ -91,12 +91,12 @@ public enum TestEnvironment {
     }
 
     /// Compiles a C plugin with `cc -shared` against the ABI header alone.
-    public static func compilePlugin(_ source: URL, into folder: URL, name: String? = nil) throws -> String {
+    /// `defines` are passed as -D (one source, several variants).
+    public static func compilePlugin(_ source: URL, into folder: URL, name: String? = nil, defines: [String] = []) throws -> String {
         let output = folder.appendingPathComponent(name ?? (source.deletingPathExtension().lastPathComponent + ".so")).path
         let result = run([
             "/usr/bin/cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-I", abiIncludeDirectory,
-            "-o", output, source.path,
-        ])
+        ] + defines.map { "-D\($0)" } + ["-o", output, source.path])
         guard result.status == 0 else {
             throw MatteboxError("cc failed on \(source.path): \(result.errors)")
         }
