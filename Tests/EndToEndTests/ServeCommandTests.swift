@@ -132,6 +132,22 @@ import Testing
         #expect(try app.send("GET", "/api/status", host: "evil.example:\(app.port)").status == 403)
     }
 
+    /// The library's index is Mattebox's cache: when it is garbage the library is read again from the
+    /// folder, the photos all listed and none touched.
+    @Test func aCorruptLibraryIndexIsRebuiltFromTheFolder() throws {
+        let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg")
+        let app = try ServedApp { library in
+            try FileManager.default.copyItem(at: photo, to: library.appendingPathComponent("kept.jpg"))
+            try FileManager.default.createDirectory(at: library.appendingPathComponent(".mattebox"), withIntermediateDirectories: true)
+            try Data("{\"items\": [garbage".utf8).write(to: library.appendingPathComponent(".mattebox/library.json"))
+        }
+        let listing = try app.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
+        #expect(listing.compactMap { $0["id"] as? String } == ["kept.jpg"], "\(listing)")
+        #expect(try Data(contentsOf: app.library.appendingPathComponent("kept.jpg")) == Data(contentsOf: photo))
+        let index = try Data(contentsOf: app.library.appendingPathComponent(".mattebox/library.json"))
+        #expect((try? JSONSerialization.jsonObject(with: index)) != nil, "the index was written again, whole")
+    }
+
     /// Without --behind-proxy a forwarding header is anybody's to send, so it is not believed (the peer
     /// is what counts), and a loopback client may name the server by its IPv6 loopback address.
     @Test func forwardingHeadersAreIgnoredUnlessBehindAProxyAndIPv6LoopbackIsAHost() throws {

@@ -34,9 +34,12 @@ final class ServedApp {
         return config
     }
 
-    init(_ extra: [String] = [], pipeline: String = "upright") throws {
+    /// `prepare` is given the library folder (made) before the server starts.
+    init(_ extra: [String] = [], pipeline: String = "upright", prepare: (URL) throws -> Void = { _ in }) throws {
         let folder = try TestEnvironment.scratchDirectory("serve")
         library = folder.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try prepare(library)
         process = try LineChannelProcess(arguments: [
             TestEnvironment.mattebox, "serve", "--cameras", try Self.cameras(in: folder).path, "--library", library.path,
             "--listen", "127.0.0.1:0", "--pipeline", pipeline, "--ignore-pressure",
