@@ -167,7 +167,10 @@ import Testing
     @Test func aMissingVisionLibraryIsNamedWithEveryPlaceTried() throws {
         let alone = folder.appendingPathComponent("alone/bin")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TestEnvironment.mattebox, toPath: alone.appendingPathComponent("mattebox").path)
+        // Copied by cp, not by this process: a file this (multi-threaded) process has open for writing
+        // can be inherited by another test's child process, and running it then fails with ETXTBSY.
+        let copy = TestEnvironment.run(["/bin/cp", TestEnvironment.mattebox, alone.appendingPathComponent("mattebox").path])
+        try #require(copy.status == 0, "\(copy.errors)")
         let data = "/usr/share/doc/opencv-doc/examples/data"
         let output = folder.appendingPathComponent("alone/d.pfm")
         let run = TestEnvironment.run([alone.appendingPathComponent("mattebox").path, "depth", "\(data)/aloeL.jpg", "\(data)/aloeR.jpg", "-o", output.path])

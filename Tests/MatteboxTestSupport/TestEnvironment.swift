@@ -12,12 +12,23 @@ public enum TestEnvironment {
         return url
     }()
 
-    /// Where the built products are (`make test` passes MATTEBOX_BIN_DIR).
+    /// Where the built products are (`make test` passes MATTEBOX_BIN_DIR). Without
+    /// it, `.build/debug` is used and named, with a warning when a source file is
+    /// newer than its mattebox (a stale binary would test old code).
     public static let binDirectory: URL = {
         if let path = ProcessInfo.processInfo.environment["MATTEBOX_BIN_DIR"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        return packageRoot.appendingPathComponent(".build/debug").resolvingSymlinksInPath()
+        let folder = packageRoot.appendingPathComponent(".build/debug").resolvingSymlinksInPath()
+        let binary = folder.appendingPathComponent("mattebox")
+        let built = (try? FileManager.default.attributesOfItem(atPath: binary.path)[.modificationDate] as? Date) ?? .distantPast
+        let sources = FileManager.default.enumerator(at: packageRoot.appendingPathComponent("Sources"), includingPropertiesForKeys: [.contentModificationDateKey])
+        let newest = (sources?.allObjects as? [URL] ?? []).compactMap {
+            try? $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+        }.max() ?? .distantPast
+        print("tests use \(binary.path) (MATTEBOX_BIN_DIR not set; `make test` sets it)"
+            + (newest > built ? " — WARNING: sources changed since it was built; run `swift build` first" : ""))
+        return folder
     }()
 
     public static var mattebox: String { binDirectory.appendingPathComponent("mattebox").path }
