@@ -27,6 +27,18 @@ import Testing
             environment: plugins.map { ["MATTEBOX_PLUGIN_PATH": $0.path] } ?? [:], timeout: timeout)
     }
 
+    /// The processes whose parent is `pid` (from /proc).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap { name -> pid_t? in
+            guard let child = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
+    }
+
     private func report(_ url: URL) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
     }
@@ -126,9 +138,12 @@ import Testing
             usleep(20_000)
         }
         #expect(run.isRunning, "the batch finished before it could be killed; make the photos bigger")
+        let workers = Self.children(of: run.processIdentifier)
         kill(run.processIdentifier, SIGKILL)
         run.waitUntilExit()
-        usleep(600_000)  // the worker notices its parent is gone within 0.2 s
+        // The worker notices its parent is gone and ends: wait for that (entries are written by the
+        // parent, so the count below is final once it is dead), not for a fixed time.
+        #expect(Waiting.until { workers.allSatisfy { kill($0, 0) != 0 } }, "the batch's workers outlived it: \(workers)")
         let doneBefore = finished()
         #expect(doneBefore >= 3 && doneBefore < 14)
 
