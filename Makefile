@@ -8,7 +8,7 @@ PLUGIN_DIR = $(PREFIX)/lib/mattebox/plugins-1
 BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
-	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-onnx python3-opencv libturbojpeg0-dev \
+	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-pip python3-venv python3-onnx python3-opencv libturbojpeg0-dev \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
 
 .PHONY: all release man deps build models test test-browser fuzz fuzz-ci check-layers check-plugins demo bench bench-quality install uninstall samples clean

@@ -86,11 +86,11 @@ final class SemanticMattes: PhotoProcessor {
                 } else {
                     var left = personTodo
                     // Hands, arms, legs or feet without a face: skin from the person matte, as iOS does.
-                    if left.contains("skin"), model == nil, let note = try skinWithoutFace(
-                        view: &view, options: &options, size: (width, height), photo: photo)
-                    {
+                    if left.contains("skin"), model == nil, photo.image(MBX_ROLE_PORTRAIT_MATTE) != nil {
                         left.remove("skin")
-                        if let note { notes.append(note) }
+                        if let note = try skinWithoutFace(view: &view, options: &options, size: (width, height), photo: photo) {
+                            notes.append(note)
+                        }
                     }
                     let names = left.sorted()
                     if !names.isEmpty {
@@ -145,11 +145,10 @@ final class SemanticMattes: PhotoProcessor {
         return absent
     }
 
-    /// The skin matte of a person matte without a face; nil when the photo has no person matte
-    /// (the no-face note then covers skin), else the note to add (nil when the matte was made).
+    /// The skin matte from the photo's person matte when no face was found; a note when it shows no skin.
     private func skinWithoutFace(
         view: inout mbx_cv_image, options: inout mbx_cv_matte_options, size: (Int, Int), photo: PluginPhoto
-    ) throws -> String?? {
+    ) throws -> String? {
         guard var person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage else { return nil }
         var plane = try photo.createImage(
             MBX_ROLE_SKIN_MATTE, width: size.0, height: size.1, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8)
@@ -162,9 +161,9 @@ final class SemanticMattes: PhotoProcessor {
         }
         guard found != 0 else {
             try photo.removeImage(MBX_ROLE_SKIN_MATTE)
-            return .some("no face found and no skin in the portrait matte, so no skin matte")
+            return "no face found and no skin in the portrait matte, so no skin matte"
         }
-        return .some(nil)
+        return nil
     }
 
     /// The sky matte (no face needed; the person, when matted, is held out); a note when no sky shows.

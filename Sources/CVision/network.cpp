@@ -204,8 +204,9 @@ void serveConnection(int fd, std::mutex &lock, std::map<std::string, cv::dnn::Ne
             }
             if (magic != requestMagic) break;
             const std::string path = readString(fd);
-            std::vector<std::string> outputs(readU32(fd));
-            if (outputs.size() > 64) break;
+            const uint32_t outputCount = readU32(fd);
+            if (outputCount > 64) break; // checked before anything is allocated for them
+            std::vector<std::string> outputs(outputCount);
             for (auto &name : outputs) name = readString(fd);
             const cv::Mat blob = readBlob(fd);
             std::vector<cv::Mat> results;

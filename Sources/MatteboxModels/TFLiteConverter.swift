@@ -278,7 +278,7 @@ def check(path, seed, expected, tolerance):
     the input the seed makes, against what TensorFlow Lite gave on it."""
     import cv2
     net = cv2.dnn.readNetFromONNX(path)
-    inputs = Converter.inputs_of(path)
+    inputs = inputs_of(path)
     shape = inputs[0]
     x = np.random.default_rng(seed).random([shape[0], shape[2], shape[3], shape[1]], dtype=np.float32)
     net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
@@ -297,8 +297,6 @@ def inputs_of(path):
     model = onnx.load(path)
     return [[d.dim_value for d in i.type.tensor_type.shape.dim] for i in model.graph.input]
 
-
-Converter.inputs_of = staticmethod(inputs_of)
 
 if __name__ == '__main__':
     import hashlib, json, zipfile
