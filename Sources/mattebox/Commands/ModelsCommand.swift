@@ -29,7 +29,11 @@ struct ModelsCommand: ParsableCommand {
         @Option(help: "Install into PREFIX/share/mattebox/models instead of the user's data folder.") var prefix: String?
 
         func run() throws {
-            let installer = ModelInstaller(root: try ModelInstaller.root(prefix: prefix))
+            let root = try ModelInstaller.root(prefix: prefix)
+            // One download of each wheel for this run (the face mesh and the pose model share one).
+            let cache = root.appendingPathComponent(".downloads-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            let installer = ModelInstaller(root: root, downloadCache: cache)
             for spec in try specs(names) {
                 let result = try installer.install(spec, from: from.map { URL(fileURLWithPath: $0) }) { step in
                     Log.emit(.info, "\(spec.name): \(step)")
