@@ -197,7 +197,7 @@ let package = Package(
             dependencies: ["MatteboxPluginHost", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPipelineTests",
-            dependencies: ["MatteboxPipeline", "MatteboxCore", "MatteboxRuntime", "MatteboxPluginHost", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxPipeline", "MatteboxCore", "MatteboxRuntime", "MatteboxPluginHost", "MatteboxTestSupport", "MatteboxImageIO"]),
         .testTarget(
             name: "PluginsTests",
             dependencies: [

@@ -22,7 +22,8 @@ final class HEIFPackaging: PhotoProcessor {
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo")]
             + packagedRoles.map { Port(role: $0, optional: true, description: "packaged as an auxiliary image") },
-        outputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo, to be written as HEIF")],
+        // It changes no pixels: it only tells the writer how to write them.
+        outputs: [],
         parameters: [
             Parameter("quality", .int(default: 75, range: 1...100), description: "HEVC quality of every image"),
             Parameter(

@@ -3,7 +3,11 @@
 # portrait matte, the semantic mattes and HEIF (quality 75, x265 preset fast)
 # at -j 1, 2 and 4, against the codec floor `heif-enc -q 75 -p preset=fast`
 # on the same photos, one at a time. Wall time, CPU seconds and the peak of
-# the whole process tree's resident memory (Samples/bench/measure.py).
+# the whole process tree's memory, summed as RSS and as PSS (which counts the
+# libraries all processes share once; Samples/bench/measure.py; PSS from a
+# second, untimed run). Then each
+# process's own peak at -j 2, and the worker's peak per step of one photo
+# (decode, each stage, encode: `process --timings`).
 # Inputs: the LaPa face and FASSEG faces 1, 3 and 5 from ../shared, upscaled
 # to 3024x4032; without ../shared, opencv-doc's messi5 upscaled to 4032x3024
 # and three mirrored or cropped copies of it.
@@ -36,18 +40,45 @@ echo "== codec floor: heif-enc, one photo at a time"
 read -r floor_wall floor_cpu floor_peak < <($measure bash -c '
     for f in "$@"; do heif-enc -q 75 -p preset=fast -o "'"$work/out/floor"'-$(basename "${f%.*}").heic" "$f" > /dev/null; done' _ "${photos[@]}")
 {
-    echo "| run | wall s | x heif-enc wall | CPU s | x heif-enc CPU | peak MiB |"
-    echo "|---|---|---|---|---|---|"
-    printf "| heif-enc -q 75 -p preset=fast (primary only) | %.2f | 1.00 | %.2f | 1.00 | %d |\n" "$floor_wall" "$floor_cpu" "$floor_peak"
+    echo "| run | wall s | x heif-enc wall | CPU s | x heif-enc CPU | peak MiB (RSS sum) | peak MiB (PSS sum) |"
+    echo "|---|---|---|---|---|---|---|"
+    printf "| heif-enc -q 75 -p preset=fast (primary only) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$floor_wall" "$floor_cpu" "$floor_peak"
 } > "$table"
-for jobs in 1 2 4; do
-    echo "== mattebox -j $jobs"
+row() {  # label, jobs, extra options...
+    local label=$1 jobs=$2
+    shift 2
+    echo "== mattebox $label"
     rm -rf "$work/out/j$jobs"
-    read -r wall cpu peak < <($measure "$mattebox" process "${photos[@]}" -o "$work/out/j$jobs" --pipeline "$work/mattes.yaml" \
-        -j "$jobs" -q --report "$work/out/j$jobs.json")
-    awk -v j="$jobs" -v w="$wall" -v c="$cpu" -v p="$peak" -v fw="$floor_wall" -v fc="$floor_cpu" \
-        'BEGIN { printf "| mattebox portrait + semantic mattes + HEIF, -j %d | %.2f | %.2f | %.2f | %.2f | %d |\n", j, w, w / fw, c, c / fc, p }' >> "$table"
-done
-echo "" >> "$table"
-echo "${#photos[@]} photos: $(cd "$inputs" && ls | tr '\n' ' '); $(nproc) cores" >> "$table"
+    read -r wall cpu peak < <($measure "$mattebox" process "${photos[@]}" \
+        -o "$work/out/j$jobs" --pipeline "$work/mattes.yaml" -j "$jobs" -q --report "$work/out/j$jobs.json" "$@")
+    # PSS in a second run: reading every process's smaps_rollup 50 times a second slows the run by a quarter.
+    rm -rf "$work/out/j$jobs"
+    read -r _ _ _ pss < <($measure --pss --per-process "$work/out/j$jobs-processes.txt" "$mattebox" process "${photos[@]}" \
+        -o "$work/out/j$jobs" --pipeline "$work/mattes.yaml" -j "$jobs" -q "$@")
+    awk -v l="$label" -v w="$wall" -v c="$cpu" -v p="$peak" -v s="$pss" -v fw="$floor_wall" -v fc="$floor_cpu" \
+        'BEGIN { printf "| mattebox portrait + semantic mattes + HEIF, %s | %.2f | %.2f | %.2f | %.2f | %d | %d |\n", l, w, w / fw, c, c / fc, p, s }' >> "$table"
+}
+row "-j 1, primary encoded at the end (--no-encode-ahead)" 1 --no-encode-ahead
+for jobs in 1 2 4; do row "-j $jobs" "$jobs"; done
+{
+    echo ""
+    echo "${#photos[@]} photos: $(cd "$inputs" && ls | tr '\n' ' '); $(nproc) cores. At -j 1 the primary is encoded while the mattes run; at -j 2 and 4 (as many photos at once as cores) it is not."
+    echo ""
+    echo "Each process's own peak at -j 2:"
+    echo ""
+    sed 's/^[0-9]* /- /' "$work/out/j2-processes.txt"
+    echo ""
+    echo "The worker's peak resident memory per step (MiB, from the -j 2 report; each step's mark is reset at its start):"
+    echo ""
+    python3 - "$work/out/j2.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+names = [s["plugin"].split(".")[-1] for s in report["photos"][0]["stages"]]
+print("| photo | decode | " + " | ".join(names) + " | encode + write |")
+print("|---|" + "---|" * (len(names) + 2))
+for photo in report["photos"]:
+    cells = [photo.get("decodePeakMiB")] + [s.get("peakMiB") for s in photo["stages"]] + [photo.get("encodePeakMiB")]
+    print("| " + photo["input"].split("/")[-1] + " | " + " | ".join("%.0f" % c if c else "?" for c in cells) + " |")
+PY
+} >> "$table"
 cat "$table"

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCapture
 import MatteboxCore
+import MatteboxHEIF
 import MatteboxPipeline
 import MatteboxRuntime
 
@@ -24,6 +25,9 @@ public struct PipelineDelivery: PhotoDelivery {
     public func deliver(_ captured: CapturedPhoto, processed: @Sendable () -> Void) throws -> DeliveredPhoto {
         var photo = captured.photo
         var stages: [StageReport] = []
+        // The primary is encoded while the matte stages run; nothing of it outlives this photo.
+        var ahead: PrimaryEncodeAhead?
+        defer { ahead?.wait() }
         do {
             if captured.mirroringRequested {
                 guard let mirroring else {
@@ -34,7 +38,9 @@ public struct PipelineDelivery: PhotoDelivery {
                 stages += try mirroring.run(&photo)
             }
             if let runner {
-                stages += try runner.run(&photo, skippingStagesProviding: captured.skippedRoles, reason: captured.skipReason)
+                stages += try runner.run(
+                    &photo, skippingStagesProviding: captured.skippedRoles, reason: captured.skipReason,
+                    primaryIsFinal: { ahead = writer.encodeAhead($0) })
             }
         } catch let failure as StageFailure {
             throw MatteboxError("photo \(captured.id) from \(captured.cameraPath): \(failure.message)")
@@ -43,7 +49,7 @@ public struct PipelineDelivery: PhotoDelivery {
         }
         processed()
         let stem = "capture-\(Self.stamp(photo.metadata.capture.timestamp ?? Date()))-\(captured.id)"
-        let written = try writer.write(photo, stem: stem)
+        let written = try writer.write(photo, stem: stem, encodedAhead: ahead)
         return DeliveredPhoto(
             output: written.output, auxiliaryOutputs: written.auxiliary, stages: stages,
             notes: photo.metadata.notes.merging(written.notes) { stage, _ in stage },

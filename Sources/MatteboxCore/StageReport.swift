@@ -9,11 +9,14 @@ public struct StageReport: Sendable, Codable, Equatable {
     public var status: Status
     public var seconds: Double
     public var message: String?
+    /// The process's peak resident memory while the stage ran, MiB (`PeakMemory`).
+    public var peakMiB: Double?
 
-    public init(plugin: String, status: Status, seconds: Double, message: String?) {
+    public init(plugin: String, status: Status, seconds: Double, message: String?, peakMiB: Double? = nil) {
         self.plugin = plugin
         self.status = status
         self.seconds = seconds
         self.message = message
+        self.peakMiB = peakMiB
     }
 }

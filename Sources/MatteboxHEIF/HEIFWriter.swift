@@ -15,6 +15,8 @@ public struct HEIFWriteOptions: Sendable, Equatable {
     /// Copy images whose pixels did not change from the HEIF they were read
     /// from, as they are coded; false encodes every image again.
     public var passthrough = true
+    /// The primary's encode, begun while later stages ran; used when still current.
+    public var encodedAhead: PrimaryEncodeAhead?
 
     public static let defaultQuality = 75
 
@@ -35,6 +37,11 @@ public struct HEIFWriteOptions: Sendable, Equatable {
         case .balanced: return "fast"
         case .quality: return "slow"
         }
+    }
+
+    public static func == (a: HEIFWriteOptions, b: HEIFWriteOptions) -> Bool {
+        (a.quality, a.preset, a.thumbnailSize, a.passthrough) == (b.quality, b.preset, b.thumbnailSize, b.passthrough)
+            && a.encodedAhead === b.encodedAhead
     }
 }
 
@@ -78,12 +85,40 @@ public enum HEIFWriter {
         return try build(photo, options: options, notKept: &notKept)
     }
 
+    /// The pixels and settings the primary is encoded with, when it is encoded
+    /// rather than copied from its HEIF input (for `PrimaryEncodeAhead`).
+    static func primaryEncoding(of photo: Photo, options: HEIFWriteOptions) -> (PixelImage, HEVCCodec.Settings)? {
+        guard (1...100).contains(options.quality), photo.primary.format != .float32 else { return nil }
+        var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough)
+        let copied = try? sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile)
+        if copied != nil { return nil }
+        let pixels = try? rgb(photo.primary)
+        return pixels.map { ($0, primarySettings(of: photo, pixels: $0, settings: baseSettings(photo, options), options: options)) }
+    }
+
+    private static func baseSettings(_ photo: Photo, _ options: HEIFWriteOptions) -> HEVCCodec.Settings {
+        HEVCCodec.Settings(quality: options.quality, preset: options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality))
+    }
+
+    /// An encoded primary's bit depth and thumbnail.
+    private static func primarySettings(
+        of photo: Photo, pixels: PixelImage, settings: HEVCCodec.Settings, options: HEIFWriteOptions
+    ) -> HEVCCodec.Settings {
+        var settings = settings
+        // 16-bit pixels (a 16-bit PNG, a 10- or 12-bit HEIF) keep as many bits as HEVC here holds.
+        settings.bitDepth = pixels.format == .uint16 ? 12 : 8
+        // libheif makes no thumbnail of an image that already fits the box.
+        let fitsBox = max(photo.primary.width, photo.primary.height) <= options.thumbnailSize
+        settings.thumbnailSize = photo.auxiliary[.thumbnail] == nil && !fitsBox ? options.thumbnailSize : 0
+        return settings
+    }
+
     static func build(_ photo: Photo, options: HEIFWriteOptions, notKept: inout [String]) throws -> [UInt8] {
         guard (1...100).contains(options.quality) else {
             throw MatteboxError("HEIF quality \(options.quality) is outside 1...100")
         }
         let preset = options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality)
-        var settings = HEVCCodec.Settings(quality: options.quality, preset: preset)
+        var settings = baseSettings(photo, options)
         var builder = HEIFBuilder()
         var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough)
         let ownThumbnail = photo.auxiliary[.thumbnail]
@@ -119,12 +154,9 @@ public enum HEIFWriter {
             settings.bitDepth = photo.primary.format == .uint16 ? 10 : 8
         } else {
             let primaryPixels = try rgb(photo.primary)
-            // 16-bit pixels (a 16-bit PNG, a 10- or 12-bit HEIF) keep as many bits as HEVC here holds.
-            settings.bitDepth = primaryPixels.format == .uint16 ? 12 : 8
-            // libheif makes no thumbnail of an image that already fits the box.
-            let fitsBox = max(photo.primary.width, photo.primary.height) <= options.thumbnailSize
-            settings.thumbnailSize = ownThumbnail == nil && !fitsBox ? options.thumbnailSize : 0
-            let coded = try HEVCCodec.encode(primaryPixels, settings: settings)
+            settings = primarySettings(of: photo, pixels: primaryPixels, settings: settings, options: options)
+            let coded = try options.encodedAhead?.coded(primary: photo.primary, settings: settings)
+                ?? HEVCCodec.encode(primaryPixels, settings: settings)
             primary = try addImage(coded.image, hidden: false, to: &builder, transforms: transforms)
             if let icc = photo.metadata.iccProfile {
                 builder.associate(primary, property: iccBox(icc), essential: false)

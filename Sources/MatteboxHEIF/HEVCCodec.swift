@@ -8,7 +8,7 @@ import MatteboxISOBMFF
 /// out itself. Decoding hands libheif a small file holding just one image item.
 enum HEVCCodec {
     /// Encoder settings: quality 1...100 and an x265 preset.
-    struct Settings: Sendable {
+    struct Settings: Sendable, Equatable {
         var quality: Int
         var preset: String
         var thumbnailSize = 0
@@ -17,7 +17,7 @@ enum HEVCCodec {
     }
 
     /// A coded image and its properties (with their essential flags).
-    struct CodedImage {
+    struct CodedImage: Sendable {
         var properties: [(box: [UInt8], essential: Bool)]
         var data: [UInt8]
     }

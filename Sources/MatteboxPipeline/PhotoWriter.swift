@@ -62,7 +62,8 @@ public struct PhotoWriter: Sendable {
 
     /// The photo's file, its auxiliary PNGs and, when `movie` (the movie
     /// beside the input with its name) is its Live Photo movie, a copy of it.
-    public func write(_ photo: Photo, stem: String, movie: URL? = nil) throws -> Written {
+    /// `encodedAhead`: the primary's encode begun while the matte stages ran (`encodeAhead`).
+    public func write(_ photo: Photo, stem: String, movie: URL? = nil, encodedAhead: PrimaryEncodeAhead? = nil) throws -> Written {
         let request = photo.metadata.output
         let format = format(for: photo)
         var notes = format.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs)
@@ -70,9 +71,8 @@ public struct PhotoWriter: Sendable {
             notes["format"] = "written as \(format) as a stage asked (output.format), not \(asked) as --format said"
             Log.emit(.warning, "\(photo.displayName): \(notes["format"]!)")
         }
-        let heif = HEIFWriteOptions(
-            preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize,
-            passthrough: !reencode)
+        var heif = heifOptions(for: photo)
+        heif.encodedAhead = encodedAhead
         let destination = directory.appendingPathComponent("\(stem).\(format.fileExtension)")
         var companion: (source: URL, destination: URL)?
         if let movie {
@@ -91,12 +91,35 @@ public struct PhotoWriter: Sendable {
         if let companion {
             try safety.check(companion.destination, source: companion.source, ownership: ownership)
         }
-        let encoded = try ImageEncoder.encode(
-            photo, as: format, quality: request.quality ?? quality ?? format.defaultQuality, heif: heif, notes: &notes)
+        let encoded = try ImageEncoder.encode(photo, as: format, quality: quality(for: photo, in: format), heif: heif, notes: &notes)
         try put(encoded, at: destination)
         let auxiliaryFiles = try writeAuxiliaryImages(auxiliary, of: photo, stem: stem)
         if let companion { try put(try Data(contentsOf: companion.source), at: companion.destination) }
         return Written(output: destination, auxiliary: auxiliaryFiles, movie: companion?.destination, notes: notes)
+    }
+
+    /// Starts encoding the primary as HEIF now, on its own thread, when the
+    /// photo will be written as HEIF: called once no later stage changes the
+    /// primary's pixels, while the matte stages still run. The photo has no
+    /// mattes yet, so HEIC is expected unless a format is fixed otherwise;
+    /// `write` uses the result only if pixels and settings still match.
+    public func encodeAhead(_ photo: Photo) -> PrimaryEncodeAhead? {
+        let fixed = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format
+        guard (fixed ?? .heic) == .heic else { return nil }
+        var options = heifOptions(for: photo)
+        options.quality = quality(for: photo, in: .heic)
+        return PrimaryEncodeAhead(photo, options: options)
+    }
+
+    private func heifOptions(for photo: Photo) -> HEIFWriteOptions {
+        let request = photo.metadata.output
+        return HEIFWriteOptions(
+            preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize,
+            passthrough: !reencode)
+    }
+
+    private func quality(for photo: Photo, in format: OutputFormat) -> Int {
+        photo.metadata.output.quality ?? quality ?? format.defaultQuality
     }
 
     /// Whose an existing file is: without a manifest (capture, the app) nothing there is Mattebox's.

@@ -26,11 +26,18 @@ public final class PipelineRunner: Sendable {
     /// (a capture under thermal pressure turns depth off this way): they are
     /// reported as skipped with `reason`, which the photo also keeps as why
     /// those images are absent.
+    ///
+    /// `primaryIsFinal` is called once, before the first stage after which
+    /// no stage declares the primary as an output (the matte stages), so the
+    /// caller can start encoding the primary while they run.
     public func run(
-        _ photo: inout Photo, skippingStagesProviding skippedRoles: Set<ImageRole> = [], reason: String = ""
+        _ photo: inout Photo, skippingStagesProviding skippedRoles: Set<ImageRole> = [], reason: String = "",
+        primaryIsFinal: ((Photo) -> Void)? = nil
     ) throws(StageFailure) -> [StageReport] {
         var reports: [StageReport] = []
-        for (stage, instance) in zip(pipeline.stages, instances) {
+        let lastPixelStage = pipeline.stages.lastIndex { $0.plugin.outputs.contains { $0.role == .primary } } ?? -1
+        for (index, (stage, instance)) in zip(pipeline.stages, instances).enumerated() {
+            if index == lastPixelStage + 1 { primaryIsFinal?(photo) }
             let outputs = stage.plugin.outputs.map(\.role)
             if !outputs.isEmpty, outputs.allSatisfy(skippedRoles.contains) {
                 for role in outputs where photo.image(role) == nil { photo.absenceReasons[role] = reason }
@@ -39,10 +46,13 @@ public final class PipelineRunner: Sendable {
             }
             let snapshot = stage.required ? nil : photo.deepCopy()
             let clock = ContinuousClock.now
+            let counted = PeakMemory.reset()
             do {
                 try instance.process(&photo)
                 try checkOutputs(of: stage, in: photo)
-                reports.append(StageReport(plugin: stage.plugin.id, status: .ok, seconds: clock.secondsSince, message: nil))
+                reports.append(StageReport(
+                    plugin: stage.plugin.id, status: .ok, seconds: clock.secondsSince, message: nil,
+                    peakMiB: counted ? PeakMemory.mebibytes() : nil))
             } catch {
                 let message = "\(error)"
                 if let snapshot {

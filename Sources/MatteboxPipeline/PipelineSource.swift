@@ -10,10 +10,13 @@ import MatteboxRuntime
 public struct PipelineSource: Sendable, Codable, Equatable {
     public var text: String
     public var path: String
+    /// Parameters set on the command line (`--set`), applied over the file's.
+    public var settings: [ParameterSetting] = []
 
-    public init(text: String, path: String) {
+    public init(text: String, path: String, settings: [ParameterSetting] = []) {
         self.text = text
         self.path = path
+        self.settings = settings
     }
 
     /// The default when no pipeline is given: turn photos upright.
@@ -35,11 +38,26 @@ public struct PipelineSource: Sendable, Codable, Equatable {
             guard let url = named[path] else {
                 throw MatteboxError(
                     "no pipeline file or named pipeline `\(path)`\(Suggestion.clause(for: path, among: named.keys.sorted()))",
-                    hint: "named pipelines: \(named.keys.sorted().joined(separator: ", "))")
+                    hint: "named pipelines: \(named.keys.sorted().joined(separator: ", ")); `mattebox pipeline list` describes them",
+                    commandLineMistake: true)
             }
             return PipelineSource(text: try PipelineFile.load(url.path).contents, path: url.path)
         }
         return PipelineSource(text: try PipelineFile.load(path).contents, path: path)
+    }
+
+    /// What a pipeline file does, from its leading comment: the first sentence.
+    public static func summary(ofFileAt url: URL) -> String {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return "(unreadable)" }
+        let comment = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { $0.hasPrefix("#") }
+            .map { $0.dropFirst().trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        guard !comment.isEmpty else { return "(no description)" }
+        // The first sentence, or clause before a colon: one line in a listing.
+        let ends = [". ", ": "].compactMap { comment.range(of: $0)?.lowerBound }
+        let sentence = String(comment[..<(ends.min() ?? comment.endIndex)]).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        return (sentence.count > 100 ? sentence.prefix(99) + "…" : sentence) + "."
     }
 
     /// The named pipelines the data folders hold, by name.
@@ -48,6 +66,7 @@ public struct PipelineSource: Sendable, Codable, Equatable {
     /// Parses and validates against `registry`; `providedRoles` are the images
     /// the input brings besides the primary (attached with `--aux`).
     public func validate(registry: PluginRegistry, providedRoles: Set<ImageRole> = []) throws -> ValidatedPipeline {
-        try PipelineValidator.validate(PipelineFile.parse(text, path: path), registry: registry, providedRoles: providedRoles)
+        try PipelineValidator.validate(
+            PipelineFile.parse(text, path: path).applying(settings), registry: registry, providedRoles: providedRoles)
     }
 }

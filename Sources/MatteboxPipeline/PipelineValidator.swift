@@ -23,43 +23,63 @@ public struct ValidatedPipeline: Sendable {
 /// range, and stages that need an image role nothing earlier provides. It
 /// reports every problem at once, each with its line.
 public enum PipelineValidator {
+    /// Plugin files the scan refused, with why: the plugin asked for may be one of them.
+    static func refusedFiles(_ registry: PluginRegistry) -> String {
+        let refused = registry.scans.filter { $0.status != .ok && !$0.isNotAPlugin }
+        guard !refused.isEmpty else { return "" }
+        return "; refused plugin files: " + refused.map { "\($0.path) (\($0.status.rawValue): \($0.reason ?? "?"))" }.joined(separator: "; ")
+    }
+
     public static func validate(
         _ file: PipelineFile, registry: PluginRegistry, providedRoles: Set<ImageRole> = [.primary]
     ) throws -> ValidatedPipeline {
         var issues: [PipelineError.Issue] = []
         var stages: [ValidatedStage] = []
         var available = providedRoles.union([.primary])
+        var optionalProviders: [ImageRole: String] = [:]  // role → the first stage that may make it
         for (number, stage) in file.stages.enumerated() {
             guard let plugin = registry.plugin(stage.plugin)?.description else {
                 let ids = registry.available.map(\.description.id).sorted()
                 let known = ids.joined(separator: ", ")
                 issues.append(.init(
                     line: stage.line,
-                    message: "unknown plugin `\(stage.plugin)`\(Suggestion.clause(for: stage.plugin, among: ids)) (found: \(known.isEmpty ? "none" : known))"))
+                    message: "unknown plugin `\(stage.plugin)`\(Suggestion.clause(for: stage.plugin, among: ids)) (found: \(known.isEmpty ? "none" : known))"
+                        + refusedFiles(registry)))
                 continue
             }
             var values: [String: ParameterValue] = [:]
             for (key, raw) in stage.parameters {
+                // Line 0: set on the command line (--set), not in the file.
+                let line = raw.line > 0 ? raw.line : nil, origin = raw.line > 0 ? "" : "--set: "
                 guard let spec = plugin.parameter(key) else {
                     let keys = plugin.parameters.map(\.key)
                     let known = keys.joined(separator: ", ")
                     issues.append(.init(
-                        line: raw.line,
-                        message: "unknown parameter `\(key)` for \(plugin.id)\(Suggestion.clause(for: key, among: keys)) (known: \(known.isEmpty ? "none" : known))"))
+                        line: line,
+                        message: origin + "unknown parameter `\(key)` for \(plugin.id)\(Suggestion.clause(for: key, among: keys)) (known: \(known.isEmpty ? "none" : known))"))
                     continue
                 }
                 do {
                     values[key] = try typedValue(raw, for: spec)
                 } catch let error as MatteboxError {
-                    issues.append(.init(line: raw.line, message: "\(plugin.id) parameter `\(key)`: \(error.message)"))
+                    issues.append(.init(line: line, message: origin + "\(plugin.id) parameter `\(key)`: \(error.message)"))
                 }
             }
-            for input in plugin.inputs where !input.optional && !available.contains(input.role) {
+            // An optional stage may rely on what an earlier stage makes only when it can: without it, it is skipped.
+            for input in plugin.inputs where !input.optional && !available.contains(input.role)
+                && (stage.required || optionalProviders[input.role] == nil)
+            {
                 issues.append(.init(
                     line: stage.line,
-                    message: "stage \(number + 1) (\(plugin.id)) requires `\(input.role)`, which neither the input nor an earlier stage provides"))
+                    message: "stage \(number + 1) (\(plugin.id)) requires `\(input.role)`, which "
+                        + (optionalProviders[input.role].map {
+                            "\($0) makes only when it can (an optional output), so give this stage `required: false` (skipped when it is missing) or put a stage before it that always makes it"
+                        } ?? "neither the input nor an earlier stage provides")))
             }
             available.formUnion(plugin.outputs.filter { !$0.optional }.map(\.role))
+            for output in plugin.outputs where output.optional && optionalProviders[output.role] == nil {
+                optionalProviders[output.role] = "stage \(number + 1) (\(plugin.id))"
+            }
             stages.append(ValidatedStage(plugin: plugin, required: stage.required, parameters: values))
         }
         guard issues.isEmpty else { throw PipelineError(path: file.path, issues: issues) }
@@ -125,6 +145,7 @@ extension ValidatedPipeline {
         let line = index < file.stages.count ? ":\(file.stages[index].line)" : ""
         throw MatteboxError(
             "--format \(format) conflicts with the \(Self.heifPackagingPlugin) stage at \(file.path)\(line), which writes HEIF",
-            hint: "drop --format, or the stage")
+            hint: "drop --format, or the stage; to have the mattes beside a \(format) as PNG files, add --aux-png",
+            commandLineMistake: true)
     }
 }

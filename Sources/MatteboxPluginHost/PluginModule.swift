@@ -13,6 +13,8 @@ public final class PluginModule: @unchecked Sendable {
 
     /// The most processors one module may declare; a loop past this is a bug.
     static let maximumPluginsPerModule: UInt32 = 64
+    /// Said of a library without the entry point (a helper library beside the plugins).
+    static let notAPlugin = "not a Mattebox plugin"
 
     /// Loads the shared object and reads every descriptor it offers.
     public init(path: String) throws {
@@ -23,7 +25,7 @@ public final class PluginModule: @unchecked Sendable {
         }
         guard let symbol = dlsym(handle, MBX_ENTRY_POINT_NAME) else {
             throw MatteboxError(
-                "missing entry point \(MBX_ENTRY_POINT_NAME); not a Mattebox plugin",
+                "missing entry point \(MBX_ENTRY_POINT_NAME); \(PluginModule.notAPlugin)",
                 hint: "a plugin exports mbx_plugin_get, see mattebox/plugin.h")
         }
         entry = unsafeBitCast(symbol, to: mbx_plugin_get_fn.self)

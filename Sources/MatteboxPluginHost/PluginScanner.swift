@@ -13,6 +13,10 @@ public struct PluginScanResult: Codable, Sendable, Equatable {
     public var reason: String?
     public var plugins: [PluginDescription]
 
+    /// A shared library without the plugin entry point (such as libMatteboxCVision.so beside the
+    /// built-in plugins): not refused as a broken plugin, just not one.
+    public var isNotAPlugin: Bool { status == .rejected && reason?.contains(PluginModule.notAPlugin) == true }
+
     public static func refused(_ path: String, _ status: Status, _ reason: String) -> PluginScanResult {
         PluginScanResult(path: path, status: status, reason: reason, plugins: [])
     }

@@ -5,10 +5,14 @@ import Foundation
 public struct MatteboxError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
     public var hint: String?
+    /// A mistake on the command line (a pipeline name, conflicting options):
+    /// the command exits 64, as for any other usage error.
+    public var isCommandLineMistake: Bool
 
-    public init(_ message: String, hint: String? = nil) {
+    public init(_ message: String, hint: String? = nil, commandLineMistake: Bool = false) {
         self.message = message
         self.hint = hint
+        isCommandLineMistake = commandLineMistake
     }
 
     public var description: String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatteboxCore
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// The `mattebox` command: process photos through plugin pipelines and manage
@@ -30,7 +31,7 @@ struct Mattebox: ParsableCommand {
     /// root's); an unknown command (or `help UNKNOWN`) fails with a
     /// suggestion; command-line mistakes exit 64 and everything else 1.
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = CommandLine.arguments.dropFirst().flatMap(splittingAttachedCount)
         // Answered here, not through the configuration, so that only --version loads the
         // vision library to ask OpenCV's version; every other command starts without it.
         if arguments == ["--version"] {
@@ -61,9 +62,25 @@ struct Mattebox: ParsableCommand {
 
                 """.utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch let error as MatteboxError where error.isCommandLineMistake {
+            commandLineMistake(error.description)
+        } catch let error as PipelineError {
+            // The pipeline named on the command line cannot run as written.
+            commandLineMistake(error.description)
         } catch {
             exit(withError: error)
         }
+    }
+
+    private static func commandLineMistake(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        Foundation.exit(ExitCode.validationFailure.rawValue)
+    }
+
+    /// `-j4` as `-j 4`, as make and xargs take it (ArgumentParser reads `-j4` as flags j and 4).
+    static func splittingAttachedCount(_ argument: String) -> [String] {
+        guard argument.count > 2, argument.hasPrefix("-j"), argument.dropFirst(2).allSatisfy(\.isNumber) else { return [argument] }
+        return ["-j", String(argument.dropFirst(2))]
     }
 
     /// The names a user may type first (visible subcommands, and help).

@@ -43,7 +43,7 @@ final class ServedApp {
         process = try LineChannelProcess(arguments: [
             TestEnvironment.mattebox, "serve", "--cameras", try Self.cameras(in: folder).path, "--library", library.path,
             "--listen", "127.0.0.1:0", "--pipeline", pipeline, "--ignore-pressure",
-        ] + extra)
+        ] + extra, environment: TestEnvironment.isolatedFolders)
         let banner = String(decoding: try process.receiveLine(timeout: 60), as: UTF8.self)
         guard let range = banner.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
             let port = Int(banner[range].dropFirst("127.0.0.1:".count).dropLast())

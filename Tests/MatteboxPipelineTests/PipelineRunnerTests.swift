@@ -1,5 +1,7 @@
 import Foundation
 import MatteboxCore
+import MatteboxImageIO
+import MatteboxRuntime
 import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxTestSupport
@@ -85,5 +87,60 @@ import Testing
         #expect(reports[1].message?.contains("narrower than 1000") == true)
         #expect(photo.auxiliary.isEmpty)
         #expect(photo.primary.sample(x: 3, y: 3, channel: 0) == 255 - original.sample(x: 3, y: 3, channel: 0))
+    }
+
+    @Test func thePrimaryIsFinalOnceNoLaterStageDeclaresItAsAnOutput() throws {
+        let invertThenPackage = try runner("stages:\n  - plugin: org.mattebox.samples.invert\n  - plugin: org.mattebox.heif")
+        var photo = Photo(primary: TestImages.pattern())
+        var seen: [PixelFingerprint] = []
+        _ = try invertThenPackage.run(&photo, primaryIsFinal: { seen.append(PixelFingerprint($0.primary)) })
+        #expect(seen == [PixelFingerprint(photo.primary)], "called once, with the inverted pixels")
+
+        let packageThenInvert = try runner("stages:\n  - plugin: org.mattebox.heif\n  - plugin: org.mattebox.samples.invert")
+        var calls = 0
+        _ = try packageThenInvert.run(&photo, primaryIsFinal: { _ in calls += 1 })
+        #expect(calls == 0, "the last stage changes the primary, so it is never final before the end")
+    }
+
+    @Test func encodingAheadWritesTheSameFileAsEncodingAtTheEnd() throws {
+        let input = folder.appendingPathComponent("ahead.png")
+        try TestImages.writePhoto(to: input, orientation: 1, image: TestImages.pattern(width: 120, height: 90))
+        var files: [Data] = []
+        for ahead in [false, true] {
+            var options = BatchOptions(outputDirectory: folder.appendingPathComponent("ahead-\(ahead)"))
+            options.encodeAhead = ahead
+            let batch = BatchProcessor(
+                runner: try runner("stages:\n  - plugin: org.mattebox.samples.invert\n  - plugin: org.mattebox.heif"), options: options)
+            let outcome = batch.process(input, outputStem: "ahead")
+            #expect(outcome.status == .ok, "\(outcome.error ?? "")")
+            files.append(try Data(contentsOf: URL(fileURLWithPath: try #require(outcome.output))))
+        }
+        #expect(files.count == 2 && files[0] == files[1])
+    }
+
+    @Test func aJPEGOrPNGPrimaryIsEncodedAheadAndAnUnchangedHEICOneIsNot() throws {
+        let writer = PhotoWriter(directory: folder, format: nil)
+        let pattern = Photo(primary: TestImages.pattern(width: 64, height: 48))
+        for format in [OutputFormat.jpeg, .png] {
+            let file = folder.appendingPathComponent("ahead-input.\(format.fileExtension)")
+            try AtomicFile.write(try ImageEncoder.encode(pattern, as: format), to: file)
+            let ahead = writer.encodeAhead(try ImageDecoder.decodePhoto(at: file))
+            #expect(ahead != nil, "a \(format) input's primary is not encoded ahead")
+            ahead?.wait()
+        }
+        let heic = folder.appendingPathComponent("ahead-input.heic")
+        try AtomicFile.write(try ImageEncoder.encode(pattern, as: .heic), to: heic)
+        #expect(writer.encodeAhead(try ImageDecoder.decodePhoto(at: heic)) == nil, "an unchanged HEIC primary is copied, not encoded")
+        #expect(PhotoWriter(directory: folder, format: .jpeg).encodeAhead(pattern.deepCopy()) == nil, "--format jpeg writes no HEIF")
+    }
+
+    @Test func aStageNeedingAnOptionalOutputIsToldWhichStageMakesIt() throws {
+        let text = "stages:\n  - plugin: org.mattebox.depth\n  - plugin: org.mattebox.tests.needs-depth"
+        let error = #expect(throws: PipelineError.self) { try runner(text) }
+        #expect(error?.description.contains(
+            "requires `depth`, which stage 1 (org.mattebox.depth) makes only when it can (an optional output)") == true,
+            "\(error?.description ?? "")")
+        let optional = try runner(text + "\n    required: false")
+        #expect(optional.pipeline.stages.map(\.required) == [true, false])
     }
 }

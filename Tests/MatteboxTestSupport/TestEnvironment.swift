@@ -69,10 +69,13 @@ public enum TestEnvironment {
     /// Where the commands the tests run keep their cache (the plugin registry)
     /// and look for their configuration (cameras): folders of this test run,
     /// not the user's. The user's data folder stays, so installed models are found.
+    /// Their sysfs and procfs root (MATTEBOX_SYSTEM_ROOT) is an empty folder:
+    /// the machine's thermal state and CPU load, and its real cameras, do not
+    /// change what a test sees; a test that wants a state makes its own tree.
     public static let isolatedFolders: [String: String] = {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("mattebox-test-home-\(getpid())")
         var folders: [String: String] = [:]
-        for (variable, name) in [("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config")] {
+        for (variable, name) in [("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("MATTEBOX_SYSTEM_ROOT", "system")] {
             let folder = root.appendingPathComponent(name)
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             folders[variable] = folder.path

@@ -24,6 +24,9 @@ public struct BatchOptions: Sendable, Codable {
     public var sidecars = true
     /// The roles sidecars bring to at least one photo of the run (stages may ask for them).
     public var sidecarRoles: Set<ImageRole> = []
+    /// Encode the primary while the matte stages run (`PhotoWriter.encodeAhead`):
+    /// worth it when a core would otherwise sit idle, so set when fewer photos are in flight than cores.
+    public var encodeAhead = false
 
     /// The images photos arrive with besides the primary, for pipeline validation.
     public var providedRoles: Set<ImageRole> { sidecarRoles.union(auxiliaryInputs.keys) }
@@ -57,6 +60,9 @@ public struct PhotoOutcome: Sendable, Codable {
     public var decodeSeconds: Double = 0
     public var stages: [StageReport] = []
     public var encodeSeconds: Double = 0
+    /// The worker's peak resident memory while decoding and while encoding and writing, MiB (`PeakMemory`).
+    public var decodePeakMiB: Double?
+    public var encodePeakMiB: Double?
 
     public init(input: String, status: Status) {
         self.input = input
@@ -89,6 +95,7 @@ public struct BatchProcessor: Sendable {
         var outcome = PhotoOutcome(input: input.path, status: .failed)
         do {
             var clock = ContinuousClock.now
+            let counted = PeakMemory.reset()
             // What the input is, first: a FIFO or a device must fail now, not block or be read forever.
             try InputFile.checkReadable(input)
             outcome.inputSHA256 = try? ContentHash.sha256(photoAt: input, sidecars: sidecars)
@@ -101,15 +108,21 @@ public struct BatchProcessor: Sendable {
                 photo.setAuxiliary(try ImageDecoder.decodeAuxiliaryImage(at: url), for: role)
             }
             outcome.decodeSeconds = clock.secondsSince
+            outcome.decodePeakMiB = counted ? PeakMemory.mebibytes() : nil
+            var ahead: PrimaryEncodeAhead?
+            // Nothing of a photo's encode runs on into the next photo's.
+            defer { ahead?.wait() }
             do {
-                outcome.stages = try runner.run(&photo)
+                outcome.stages = try runner.run(&photo, primaryIsFinal: options.encodeAhead ? { ahead = writer.encodeAhead($0) } : nil)
                 outcome.notes = photo.metadata.notes
             } catch {
                 outcome.stages = error.reports
                 throw MatteboxError(error.message)
             }
             clock = ContinuousClock.now
-            let written = try writer.write(photo, stem: outputStem, movie: movie)
+            PeakMemory.reset()
+            let written = try writer.write(photo, stem: outputStem, movie: movie, encodedAhead: ahead)
+            outcome.encodePeakMiB = counted ? PeakMemory.mebibytes() : nil
             outcome.notes.merge(written.notes) { stage, _ in stage }
             outcome.output = written.output.path
             outcome.auxiliaryOutputs = (written.auxiliary + [written.movie].compactMap { $0 }).map(\.path)

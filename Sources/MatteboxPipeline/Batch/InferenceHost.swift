@@ -79,7 +79,7 @@ public final class InferenceHost: @unchecked Sendable {
         // A crash ends it at once: the batch reports it in one line, and no
         // photo is served by a process that is writing its backtrace. The
         // tests' fault switch (MATTEBOX_INFERENCE_ABORT_AT) holds for the first process only.
-        var environment = ["SWIFT_BACKTRACE": "enable=no"]
+        var environment = BatchScheduler.allocatorEnvironment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, ours in ours }
         if starts_ > 0 { environment["MATTEBOX_INFERENCE_ABORT_AT"] = "" }
         let started: SpawnedChild
         do {

@@ -37,8 +37,12 @@ struct PluginsCommand: ParsableCommand {
             for shadow in registry.shadowed {
                 print("shadowed: \(shadow.id) in \(shadow.path) (using \(shadow.winner))")
             }
-            for scan in registry.scans where scan.status != .ok {
+            for scan in registry.scans where scan.status != .ok && (!scan.isNotAPlugin || verbosity.verbose > 0) {
                 print("\(scan.status.rawValue): \(scan.path)\n    \(scan.reason ?? "")")
+            }
+            let libraries = registry.scans.filter(\.isNotAPlugin).count
+            if libraries > 0, verbosity.verbose == 0 {
+                print("(\(libraries) other librar\(libraries == 1 ? "y" : "ies") on the search path \(libraries == 1 ? "is" : "are") not a plugin; -v lists them)")
             }
         }
     }

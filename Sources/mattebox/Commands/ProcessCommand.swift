@@ -29,7 +29,14 @@ struct ProcessCommand: ParsableCommand {
     var photos: [String]
     @Option(name: .shortAndLong, help: "Folder to write results to (created if missing); - writes the one photo to standard output.")
     var output: String
-    @Option(help: "Pipeline file (YAML), or a named pipeline (e.g. portrait-mattes).", completion: Completions.pipelines)
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Set a stage's parameter: STAGE.KEY=VALUE, repeatable (e.g. --set portrait-matte.effort=quality).",
+            discussion: "STAGE is a plugin id or its last part; the value is checked like one in the file.",
+            valueName: "stage.key=value"))
+    var settings: [String] = []
+    @Option(help: "Pipeline file (YAML), or a named pipeline (e.g. portrait-mattes; `mattebox pipeline list` lists them).", completion: Completions.pipelines)
     var pipeline: String?
     @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.", completion: Completions.formats)
     var format: String?
@@ -45,6 +52,8 @@ struct ProcessCommand: ParsableCommand {
         name: .shortAndLong, parsing: .unconditional,
         help: "Photos processed at once, each in its own worker (default: the number of cores).")
     var jobs: Int?
+    @Flag(help: "Encode the primary only once every stage has run. By default, with fewer photos at once than cores, it is encoded while the matte stages run: faster, but a photo's encode and mattes are then in memory together.")
+    var noEncodeAhead = false
     @Flag(help: "Skip photos whose outputs are complete for the same input content and pipeline.") var resume = false
     @Option(help: "Process only shard K of N (K = 0..N-1), chosen by a stable hash of each photo's path.")
     var shard: String?
@@ -62,7 +71,7 @@ struct ProcessCommand: ParsableCommand {
     var replaceOtherFiles = false
     @Flag(name: [.customShort("n"), .customLong("no-clobber")], help: "Skip photos whose output file already exists.")
     var noClobber = false
-    @Flag(help: "Print per-stage timings for every photo.") var timings = false
+    @Flag(help: "Print per-stage timings and peak memory for every photo.") var timings = false
     @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
     @Flag(help: "Report progress as JSON lines on standard error (one per finished photo) instead of a bar.")
     var jsonProgress = false
@@ -127,7 +136,8 @@ struct ProcessCommand: ParsableCommand {
         try BatchInputs.refuseOutputsOverInputs(inputs, options: options)
 
         let registry = PluginRegistry.discoverForThisExecutable()
-        let source = try PipelineSource.load(pipeline)
+        var source = try PipelineSource.load(pipeline)
+        source.settings = try settings.map(ParameterSetting.init(parsing:))
         options.sidecarRoles = Set(inputs.flatMap(\.sidecars.keys))
         let validated = try source.validate(registry: registry, providedRoles: options.providedRoles)
         try validated.checkOutputFormat(options.format)
@@ -137,6 +147,7 @@ struct ProcessCommand: ParsableCommand {
         let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        options.encodeAhead = !noEncodeAhead && min(workers, queue.count) < ProcessInfo.processInfo.activeProcessorCount
         Log.emit(.info, "\(source.path): \(validated.stages.map(\.plugin.id).joined(separator: " → ")); "
             + "\(queue.count) of \(inputs.count) photos to do with \(workers) worker(s) into \(options.outputDirectory.path)")
         for scan in registry.scans where scan.status != .ok {
@@ -159,10 +170,12 @@ struct ProcessCommand: ParsableCommand {
         }
         let progress = BatchProgress(total: queue.count, skipped: skipped.count, jsonLines: jsonProgress)
         let clock = ContinuousClock.now
+        // -q: nothing but errors, so only a failed photo's line.
+        let quiet = verbosity.quiet
         let run = try scheduler.run(queue) { [json, timings] index, outcome in
             manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
             progress.update(outcome) {
-                if !json { ProcessCommand.printLine(outcome, timings: timings, to: lines) }
+                if !json, !quiet || outcome.status == .failed { ProcessCommand.printLine(outcome, timings: timings, to: lines) }
             }
         }
         progress.finish()
@@ -190,7 +203,7 @@ struct ProcessCommand: ParsableCommand {
         }
         if json {
             try JSONOutput.print(summary)
-        } else {
+        } else if !quiet {
             var line = "\(summary.succeeded) succeeded, \(failed) failed"
             if !skipped.isEmpty { line += ", \(skipped.count) already done" }
             let kept = summary.skipped - skipped.count
@@ -246,12 +259,15 @@ struct ProcessCommand: ParsableCommand {
             print("FAILED \(outcome.error ?? outcome.input)")
         }
         guard timings else { return }
-        print(String(format: "      decode %8.1f ms", outcome.decodeSeconds * 1000))
+        func peak(_ mebibytes: Double?) -> String { mebibytes.map { String(format: "  peak %6.0f MiB", $0) } ?? "" }
+        print(String(format: "      decode %8.1f ms", outcome.decodeSeconds * 1000) + peak(outcome.decodePeakMiB))
         for stage in outcome.stages {
             print(String(format: "      %@ %8.1f ms  %@", stage.plugin.padding(toLength: 28, withPad: " ", startingAt: 0),
-                         stage.seconds * 1000, stage.status.rawValue))
+                         stage.seconds * 1000, stage.status.rawValue) + peak(stage.peakMiB))
         }
-        if outcome.status == .ok { print(String(format: "      encode %8.1f ms", outcome.encodeSeconds * 1000)) }
+        if outcome.status == .ok {
+            print(String(format: "      encode %8.1f ms", outcome.encodeSeconds * 1000) + peak(outcome.encodePeakMiB))
+        }
     }
     private static func emit(_ text: String, to lines: Lines) {
         switch lines {

@@ -1,0 +1,56 @@
+import Foundation
+import MatteboxRuntime
+
+/// A parameter set on the command line (`--set STAGE.KEY=VALUE`), as
+/// `gst-launch` sets element properties inline: it replaces or adds the
+/// parameter in every stage of the pipeline whose plugin id is STAGE or ends
+/// in `.STAGE` (`portrait-matte.effort=quality` sets org.mattebox.portrait-matte's
+/// effort). The value is typed and range-checked like a value in the file.
+public struct ParameterSetting: Sendable, Codable, Equatable, CustomStringConvertible {
+    public var stage: String
+    public var key: String
+    public var value: String
+
+    /// Parses `STAGE.KEY=VALUE`; the key is what follows the last dot before `=`.
+    public init(parsing text: String) throws {
+        guard let equals = text.firstIndex(of: "="), let dot = text[..<equals].lastIndex(of: "."),
+            dot > text.startIndex, text.index(after: dot) < equals
+        else {
+            throw MatteboxError(
+                "--set \(text): expected STAGE.KEY=VALUE, e.g. portrait-matte.effort=quality", commandLineMistake: true)
+        }
+        stage = String(text[..<dot])
+        key = String(text[text.index(after: dot)..<equals])
+        value = String(text[text.index(after: equals)...])
+    }
+
+    public var description: String { "\(stage).\(key)=\(value)" }
+
+    func matches(_ pluginID: String) -> Bool { pluginID == stage || pluginID.hasSuffix("." + stage) }
+}
+
+extension PipelineFile {
+    /// The file with `settings` applied; its contents record them, so a batch's
+    /// fingerprint (and `--resume`) tells runs with different settings apart.
+    public func applying(_ settings: [ParameterSetting]) throws -> PipelineFile {
+        guard !settings.isEmpty else { return self }
+        var file = self
+        for setting in settings {
+            let matching = file.stages.indices.filter { setting.matches(file.stages[$0].plugin) }
+            guard !matching.isEmpty else {
+                let ids = file.stages.map(\.plugin)
+                throw MatteboxError(
+                    "--set \(setting): no stage of \(path) runs `\(setting.stage)`"
+                        + Suggestion.clause(for: setting.stage, among: ids + ids.map { $0.components(separatedBy: ".").last ?? $0 }),
+                    hint: "its stages: \(ids.joined(separator: ", "))", commandLineMistake: true)
+            }
+            let raw = RawValue(text: setting.value, quoted: false, line: 0)
+            for index in matching {
+                file.stages[index].parameters.removeAll { $0.key == setting.key }
+                file.stages[index].parameters.append((setting.key, raw))
+            }
+            file.contents += "\n# --set \(setting)"
+        }
+        return file
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MatteboxTestSupport
+import Testing
+
+/// What a newcomer types and reads: command-line mistakes exit 64 with a
+/// message that says what to do, `-q` prints nothing but errors, named
+/// pipelines can be listed and shown, and a parameter can be set inline.
+@Suite struct CommandLineMessageTests {
+    let folder: URL
+    let photo: String
+
+    init() throws {
+        folder = try TestEnvironment.scratchDirectory("cli-messages")
+        photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg").path
+    }
+
+    private func mattebox(_ arguments: String...) -> TestEnvironment.CommandResult {
+        TestEnvironment.run([TestEnvironment.mattebox] + arguments)
+    }
+
+    private var output: String { folder.appendingPathComponent("out-\(UUID().uuidString.prefix(6))").path }
+
+    @Test func commandLineMistakesExit64AndSayWhatToDo() {
+        let cases: [([String], String)] = [
+            (["--pipeline", "portrait-matts"], "did you mean `portrait-mattes`?"),
+            (["--pipeline", "portrait-mattes", "--format", "png"], "add --aux-png"),
+            (["--pipeline", "portrait-mattes", "--set", "portrait-mate.effort=quality"], "did you mean `portrait-matte`?"),
+            (["--pipeline", "portrait-mattes", "--set", "portrait-matte.efort=quality"], "did you mean `effort`?"),
+            (["--pipeline", "portrait-mattes", "--set", "portrait-matte.effort=bogus"], "expected one of auto, speed, balanced, quality"),
+            (["--pipeline", "portrait-mattes", "--set", "effort"], "expected STAGE.KEY=VALUE"),
+        ]
+        for (arguments, says) in cases {
+            let result = TestEnvironment.run([TestEnvironment.mattebox, "process", photo, "-o", output] + arguments)
+            #expect(result.status == 64, "\(arguments): exit \(result.status)")
+            #expect(result.errors.contains(says), "\(arguments): \(result.errors)")
+        }
+    }
+
+    @Test func aBrokenPipelineFileExits64NamingItsLine() throws {
+        let file = folder.appendingPathComponent("typo.yaml")
+        try "stages:\n  - plugin: org.mattebox.orientaton\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = mattebox("process", photo, "-o", output, "--pipeline", file.path)
+        #expect(result.status == 64)
+        #expect(result.errors.contains("typo.yaml:2: unknown plugin `org.mattebox.orientaton`; did you mean `org.mattebox.orientation`?"))
+    }
+
+    @Test func aSetParameterReachesTheStageAndTheFingerprint() throws {
+        let out = output
+        let quality = mattebox("process", photo, "-o", out, "--pipeline", "heif-package", "--set", "heif.quality=30", "--json")
+        #expect(quality.status == 0, "\(quality.errors)")
+        let low = try Data(contentsOf: URL(fileURLWithPath: out + "/orientation-6.heic"))
+        let other = output
+        #expect(mattebox("process", photo, "-o", other, "--pipeline", "heif-package", "--set", "heif.quality=95").status == 0)
+        let high = try Data(contentsOf: URL(fileURLWithPath: other + "/orientation-6.heic"))
+        #expect(low.count < high.count, "quality 30 wrote \(low.count) bytes, quality 95 \(high.count)")
+        // The same folder with another setting is not "already done".
+        let again = mattebox("process", photo, "-o", out, "--pipeline", "heif-package", "--set", "heif.quality=95", "--resume", "--overwrite")
+        #expect(again.status == 0 && !again.output.contains("already done"), "\(again.output)")
+    }
+
+    @Test func quietPrintsNothingButErrors() throws {
+        let fine = mattebox("process", photo, "-o", output, "-q")
+        #expect(fine.status == 0)
+        #expect(fine.output.isEmpty && fine.errors.isEmpty, "out: \(fine.output) err: \(fine.errors)")
+        let broken = folder.appendingPathComponent("broken.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]).write(to: broken)
+        let failing = mattebox("process", broken.path, "-o", output, "-q")
+        #expect(failing.status == 1)
+        #expect((failing.output + failing.errors).contains("broken.jpg"), "a failure is still said under -q")
+    }
+
+    @Test func anAttachedJobCountIsAccepted() {
+        let result = mattebox("process", photo, "-o", output, "-j1", "--json")
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("\"jobs\" : 1"), "\(result.output)")
+    }
+
+    @Test func namedPipelinesAreListedAndShown() {
+        let list = mattebox("pipeline", "list")
+        #expect(list.status == 0)
+        #expect(list.output.contains("portrait-mattes  Portrait matte, hair/skin/teeth mattes and HEIF packaging."), "\(list.output)")
+        let show = mattebox("pipeline", "show", "portrait-mattes")
+        #expect(show.status == 0)
+        #expect(show.output.contains("portrait-mattes.yaml") && show.output.contains("plugin: org.mattebox.semantic-mattes"))
+    }
+
+    @Test func aLibraryThatIsNotAPluginIsListedOnlyWhenAskedFor() {
+        let plain = mattebox("plugins", "list")
+        #expect(!plain.output.contains("rejected: ") || !plain.output.contains("libMatteboxCVision"), "\(plain.output)")
+        #expect(plain.output.contains("not a plugin; -v lists them"))
+        let verbose = mattebox("plugins", "list", "-v")
+        #expect(verbose.output.contains("libMatteboxCVision.so"))
+    }
+}
