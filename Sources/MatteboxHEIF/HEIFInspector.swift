@@ -43,6 +43,17 @@ public struct HEIFSummary: Codable, Sendable {
         public var hasLocation: Bool
         /// A Live Photo's content identifier (Apple's maker note).
         public var contentIdentifier: String?
+
+        /// What `inspect` says of an EXIF block, in any container.
+        public init(_ block: ExifBlock) {
+            bytes = block.bytes.count
+            make = block.make
+            model = block.model
+            dateTimeOriginal = block.dateTimeOriginal
+            orientation = block.orientation
+            hasLocation = block.hasLocation
+            contentIdentifier = block.appleContentIdentifier
+        }
     }
 
     public var file: String
@@ -117,11 +128,7 @@ public enum HEIFInspector {
             transforms: transforms.map(describe),
             iccProfileBytes: HEIFReader.iccProfile(of: primaryID, in: container)?.count,
             thumbnail: try thumbnailID.map { try image($0, in: container, orientation: orientation) },
-            exif: exifBlock.map {
-                HEIFSummary.Exif(
-                    bytes: $0.bytes.count, make: $0.make, model: $0.model, dateTimeOriginal: $0.dateTimeOriginal,
-                    orientation: $0.orientation, hasLocation: $0.hasLocation, contentIdentifier: $0.appleContentIdentifier)
-            },
+            exif: exifBlock.map(HEIFSummary.Exif.init),
             xmpBytes: xmp?.count, xmpNamespaces: xmp.map(namespaces) ?? [], auxiliary: auxiliary,
             otherImages: try HEIFCarryOver.otherTopLevelImages(of: container).map {
                 try image($0, in: container, orientation: HEIFOrientation.orientation(of: HEIFReader.transformProperties(of: $0, in: container)))
@@ -178,7 +185,7 @@ public enum HEIFInspector {
     }
 
     /// The namespace prefixes an XMP packet declares (`xmlns:apdi=...` gives "apdi").
-    static func namespaces(_ xmp: Data) -> [String] {
+    public static func namespaces(_ xmp: Data) -> [String] {
         let text = String(decoding: xmp, as: UTF8.self)
         var found: [String] = []
         var rest = text[...]

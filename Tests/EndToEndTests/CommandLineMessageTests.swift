@@ -91,4 +91,22 @@ import Testing
         let verbose = mattebox("plugins", "list", "-v")
         #expect(verbose.output.contains("libMatteboxCVision.so"))
     }
+
+    @Test func inspectShowsWhatAJPEGOrPNGHolds() throws {
+        let jpeg = mattebox("inspect", photo)
+        #expect(jpeg.status == 0, "\(jpeg.errors)")
+        for line in ["(2068 bytes; JPEG)", "primary: 64x96, 8-bit colour", "orientation: 6", "colour: no ICC profile",
+                     "EXIF: 364 bytes, Mattebox Sample pattern", "Orientation tag 6, has GPS location", "XMP: none",
+                     "auxiliary images: none (JPEG holds only the primary"] {
+            #expect(jpeg.output.contains(line), "\(line) not in \(jpeg.output)")
+        }
+        // A PNG with an ICC profile (libvips's built-in sRGB), read back as JSON.
+        let png = folder.appendingPathComponent("icc.png")
+        let made = TestEnvironment.run(["/usr/bin/vips", "icc_transform", photo, "\(png.path)[profile=srgb]", "srgb", "--input-profile", "srgb"])
+        #expect(made.status == 0, "\(made.errors)")
+        let report = try JSONSerialization.jsonObject(with: Data(mattebox("inspect", png.path, "--json").output.utf8)) as? [String: Any]
+        #expect(report?["format"] as? String == "PNG")
+        #expect((report?["iccProfileBytes"] as? Int ?? 0) > 1000, "\(report ?? [:])")
+        #expect(report?["width"] as? Int == 64 && report?["height"] as? Int == 96)
+    }
 }

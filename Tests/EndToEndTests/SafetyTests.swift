@@ -54,7 +54,7 @@ import Testing
         #expect(run.output.contains("not an image format Mattebox reads (it looks like a Canon CR3 raw file)"), "\(run.output)")
         #expect(!run.output.lowercased().contains("magick"))
         let inspect = mattebox("inspect", raw.path)
-        #expect(inspect.status == 1 && inspect.errors.contains("not a HEIF file, JPEG or movie (it looks like a Canon CR3 raw file)"), "\(inspect.errors)")
+        #expect(inspect.status == 1 && inspect.errors.contains("not a photo or movie Mattebox reads (it looks like a Canon CR3 raw file)"), "\(inspect.errors)")
     }
 
     @Test func existingFilesAreReplacedOnlyWhenMatteboxWroteThemOrWhenAsked() throws {

@@ -11,20 +11,21 @@ import MatteboxRuntime
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "List a HEIF file's primary image, orientation, thumbnail, EXIF/XMP and auxiliary images.",
+        abstract: "List what a photo holds (HEIF: primary, orientation, thumbnail, EXIF/XMP, auxiliary images; JPEG, PNG, TIFF: the same where the format has it).",
         discussion: """
             The listing comes from the file's boxes (nothing is decoded), so it also works on files \
             libheif refuses; the last line says whether this machine's libheif can open the file. \
             A Live Photo's pairing is shown too: the content identifier in the still and the movie \
             beside it (same name, .mov) with its identifier and still time, or a Motion Photo's \
-            embedded movie (offset, length, duration). inspect also reads JPEG stills (their \
-            pairing only) and QuickTime/MP4 movies (duration, coding, identifier, still time). \
+            embedded movie (offset, length, duration). inspect also reads JPEG, PNG, TIFF and WebP stills \
+            (size, bit depth, orientation, ICC, EXIF, XMP, and a JPEG's pairing) and QuickTime/MP4 movies \
+            (duration, coding, identifier, still time). \
             --sheet decodes everything and renders the primary beside each auxiliary image (depth in \
             a colour map) and each one laid over the primary, with labels.
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "A HEIF/HEIC file (or a JPEG still or QuickTime/MP4 movie for Live Photo pairing), or - for standard input.") var file: String
+    @Argument(help: "A HEIF/HEIC file, a JPEG, PNG, TIFF or WebP still, a QuickTime/MP4 movie, or - for standard input.") var file: String
     @Flag(help: "Print the listing as JSON.") var json = false
     @Option(help: "Also write a contact sheet PNG to this path (its folder must exist).") var sheet: String?
     @Flag(help: "Replace the contact sheet if it exists.") var overwrite = false
@@ -41,7 +42,7 @@ struct InspectCommand: ParsableCommand {
         if try inspectOther(url) { return }
         if ImageContainers.container(of: url)?.name != "heic" {
             let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""
-            throw MatteboxError("\(url.path): not a HEIF file, JPEG or movie\(kind); inspect reads HEIF/HEIC files, JPEG stills and QuickTime/MP4 movies")
+            throw MatteboxError("\(url.path): not a photo or movie Mattebox reads\(kind); inspect reads HEIF/HEIC, JPEG, PNG, TIFF, WebP and BMP stills and QuickTime/MP4 movies")
         }
         let sheetTarget = try sheet.map { path in
             try OutputPath.resolve(
@@ -85,19 +86,15 @@ extension InspectCommand {
             else { print(MovieInspectionText.render(summary, path: url.path, bytes: bytes)) }
             return true
         }
-        guard ImageContainers.container(of: url)?.name == "jpeg" else { return false }
-        guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is a JPEG") }
+        guard let container = ImageContainers.container(of: url), container.name != "heic" else { return false }
+        guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is \(container.displayName)") }
         let photo = try ImageContainers.reader(for: url).readPhoto(at: url)
         let live = LivePhotoInspection.inspect(
             still: url, contentIdentifier: photo.metadata.exif?.appleContentIdentifier, motionPhotoMovie: photo.metadata.motionPhotoMovie,
             xmp: photo.metadata.xmp)
-        let size = Self.byteCount(of: url)
-        if json {
-            try JSONOutput.print(JPEGInspectReport(file: url.path, bytes: size, width: photo.primary.width, height: photo.primary.height, livePhoto: live.isEmpty ? nil : live))
-        } else {
-            print("\(url.path) (\(size) bytes; JPEG \(photo.primary.width)x\(photo.primary.height))")
-            print(live.isEmpty ? "not a Live Photo or Motion Photo" : live.lines.joined(separator: "\n"))
-        }
+        let still = StillInspection(
+            photo, file: url, bytes: Self.byteCount(of: url), format: container.displayName, livePhoto: live.isEmpty ? nil : live)
+        if json { try JSONOutput.print(still) } else { print(still.text) }
         return true
     }
 }
@@ -125,11 +122,3 @@ struct MovieInspectReport: Encodable {
     var movie: MovieSummary
 }
 
-/// `inspect --json` of a JPEG still: its Live Photo pairing.
-struct JPEGInspectReport: Encodable {
-    var file: String
-    var bytes: Int
-    var width: Int
-    var height: Int
-    var livePhoto: LivePhotoInspection?
-}
