@@ -107,6 +107,8 @@ demo: build
 	$(BIN_DIR)/mattebox devices --cameras Samples/cameras.yaml
 	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --count 3 --interval 0.5 -o demo-out/capture
 	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --front --priority speed --mirror-front -o demo-out/capture
+	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --front --pipeline portrait-mattes -o demo-out/capture-mattes
+	$(BIN_DIR)/mattebox inspect $$(ls demo-out/capture-mattes/*.heic | tail -1) --sheet demo-out/capture-mattes/sheet.png --overwrite
 	$(BIN_DIR)/mattebox record --cameras Samples/cameras.yaml --duration 3 -o demo-out/movies
 	$(BIN_DIR)/mattebox capture --cameras Samples/cameras.yaml --live --live-format both --format jpeg -o demo-out/live
 	$(BIN_DIR)/mattebox inspect $$(ls demo-out/live/*.MP.jpg | head -1)

@@ -32,6 +32,8 @@ extension CameraApp {
         /// Live Photo capture is on (its pre-roll filling), and the bytes the pre-roll holds.
         var livePhotos: Bool
         var livePhotoPreRollBytes: Int
+        /// The time the pre-roll spans (a Live Photo's movie reaches that far before the press).
+        var livePhotoPreRollSeconds: Double
     }
 
     struct Deliverable: Codable {
@@ -225,7 +227,8 @@ extension CameraApp {
                 return (try? pipeline.checkOutputFormat(format)) != nil
             },
             preview: preview.counters, livePhotos: await session.isLivePhotoCaptureEnabled,
-            livePhotoPreRollBytes: await session.livePhotoPreRollBytes)
+            livePhotoPreRollBytes: await session.livePhotoPreRollBytes,
+            livePhotoPreRollSeconds: await session.livePhotoPreRollSeconds)
     }
 
     func photoSettings(_ request: CaptureRequest) throws -> PhotoSettings {

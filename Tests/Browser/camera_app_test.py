@@ -194,7 +194,9 @@ def run(mattebox, artifacts, chromium):
 
             # A Live Photo: the toggle fills the pre-roll; the shutter then writes the still and its movie.
             page.get_by_test_id("live").check()
-            time.sleep(1.8)
+            # The movie's duration is checked below: shoot once the pre-roll spans its 1.5 s.
+            wait_for(lambda: (lambda st: st["livePhotos"] and st["livePhotoPreRollSeconds"] >= 1.4)(
+                page.request.get(url + "/api/status", headers=headers).json()), 30, "the Live Photo pre-roll never filled")
             page.get_by_test_id("shutter").click()
             expect(page.get_by_test_id("result")).to_have_attribute("data-live", "yes", timeout=60000)
             live_photo = page.get_by_test_id("result").get_attribute("data-photo")

@@ -109,4 +109,17 @@ import Testing
         #expect((report?["iccProfileBytes"] as? Int ?? 0) > 1000, "\(report ?? [:])")
         #expect(report?["width"] as? Int == 64 && report?["height"] as? Int == 96)
     }
+
+    @Test func theSampleFrontCameraShowsAPersonSoCaptureMakesMattes() throws {
+        let out = output
+        let cameras = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras.yaml").path
+        let run = mattebox("capture", "--cameras", cameras, "--front", "--pipeline", "portrait-mattes", "-o", out, "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let shot = try #require((report?["photos"] as? [[String: Any]])?.first)
+        let inspected = mattebox("inspect", try #require(shot["output"] as? String), "--json")
+        let listing = try JSONSerialization.jsonObject(with: Data(inspected.output.utf8)) as? [String: Any]
+        let roles = Set(((listing?["auxiliary"] as? [[String: Any]]) ?? []).compactMap { $0["role"] as? String })
+        #expect(roles.isSuperset(of: ["portraitMatte", "hairMatte", "skinMatte"]), "\(roles); notes: \(shot["notes"] ?? "")")
+    }
 }

@@ -23,6 +23,8 @@ extension CaptureSession {
 
     /// Bytes the Live Photo pre-roll holds now (0 when Live Photo capture is off).
     public var livePhotoPreRollBytes: Int { taps.preRollBytes }
+    /// How much time the pre-roll spans now: a Live Photo taken before it is full has a shorter movie.
+    public var livePhotoPreRollSeconds: Double { taps.preRollSeconds }
 
     public var isLivePhotoCaptureEnabled: Bool { livePhotoPreRoll != nil }
 

@@ -438,8 +438,15 @@ public actor CaptureSession {
     /// holds nothing that old (the stream just started) is the first frame
     /// after it taken.
     private func frameAtPress(_ press: UInt64, period: UInt64) async throws -> CapturedFrame {
-        if let frame = ring.latest(atOrBefore: press) { return frame }
         let ring = self.ring
+        if ring.snapshot.last.map({ $0.timestamp <= press }) ?? false {
+            // Nothing after the press has arrived yet, so the frame being exposed at the press may still
+            // be in the driver's queue: wait for the next frame (normally within one period), and so
+            // never take an older frame than the one the user saw.
+            let wait = max(0.25, 3 * Double(period) / 1e9)
+            _ = await Task.detached { ring.firstFrame(after: press, timeout: wait) }.value
+        }
+        if let frame = ring.latest(atOrBefore: press) { return frame }
         let waited = await Task.detached { ring.firstFrame(after: press, timeout: 2) }.value
         guard let frame = waited else {
             throw MatteboxError("\(configuration.camera.path): no frame arrived within 2 s of the shutter press")

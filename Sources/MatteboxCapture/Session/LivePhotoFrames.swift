@@ -29,6 +29,11 @@ final class LivePhotoPreRoll: @unchecked Sendable {
     /// Bytes held now.
     var byteCount: Int { lock.withLock { frames.reduce(0) { $0 + $1.bytes.count } } }
 
+    /// Seconds from the oldest frame held to the newest: `seconds` (or a frame more) once full.
+    var heldSeconds: Double {
+        lock.withLock { frames.count > 1 ? Double(frames.last!.timestamp &- frames.first!.timestamp) / 1e9 : 0 }
+    }
+
     func removeAll() { lock.withLock { frames = [] } }
 }
 
@@ -109,6 +114,7 @@ final class FrameTaps: @unchecked Sendable {
     }
 
     var preRollBytes: Int { lock.withLock { preRoll?.byteCount ?? 0 } }
+    var preRollSeconds: Double { lock.withLock { preRoll?.heldSeconds ?? 0 } }
 
     func add(_ collector: LivePhotoCollector) { lock.withLock { collectors[collector.id] = collector } }
     func remove(_ collector: LivePhotoCollector) { lock.withLock { collectors[collector.id] = nil } }

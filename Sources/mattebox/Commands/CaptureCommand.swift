@@ -136,6 +136,7 @@ struct CaptureCommand: ParsableCommand {
             pressureMonitor: ignorePressure ? nil : PressureMonitor())
         let report = try runBlocking { try await shoot(session, camera: camera) }
         if json { return try JSONOutput.print(report) }
+        guard !verbosity.quiet else { return }  // -q: nothing but errors
         for photo in report.photos {
             print("\(photo.output)  \(photo.width)x\(photo.height)  frame \(photo.frameSequence)  "
                 + String(format: "shutter-to-file %.3f s", photo.shutterToFileSeconds))

@@ -87,7 +87,7 @@ struct ExportCommand: ParsableCommand {
             })
         if json {
             try JSONOutput.print(report)
-        } else {
+        } else if !verbosity.quiet {
             print("\(report.output): \(report.bytes) bytes, primary \(photo.primary.width)x\(photo.primary.height)")
             for aux in report.auxiliary { print("  \(aux.role) \(aux.width)x\(aux.height) as \(aux.type)") }
         }

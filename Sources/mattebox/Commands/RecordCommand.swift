@@ -85,7 +85,7 @@ struct RecordCommand: ParsableCommand {
         let movie = report.movie
         if json {
             try JSONOutput.print(report)
-        } else {
+        } else if !verbosity.quiet {
             print("\(movie.path)  \(report.size)  \(movie.frames) frames  " + String(format: "%.2f s", movie.duration)
                 + "  \(report.codec) (\(report.preset))  dropped \(movie.droppedFrames)  ended: \(movie.ending.rawValue)")
         }
