@@ -66,9 +66,11 @@ fuzz-ci: deps
 test-browser: build
 	Tests/Browser/run.sh $(BIN_DIR)/mattebox
 
-## check-layers: modules depend only on modules earlier in the flow (ARCHITECTURE.md), plugins on the SDK only
+## check-layers: every target depends only on what its ARCHITECTURE.md row lists, modules only on modules earlier in the flow, plugins on the SDK only; then planted wrong edges must be caught
 check-layers:
-	$(SWIFT) package dump-package | python3 Tests/Layering/check-layers.py
+	mkdir -p .build && $(SWIFT) package dump-package > .build/package-dump.json
+	python3 Tests/Layering/check-layers.py < .build/package-dump.json
+	python3 Tests/Layering/check-layers.py --self-test < .build/package-dump.json
 
 ## check-plugins: no built-in plugin .so carries a copy of a host module
 check-plugins: build

@@ -7,11 +7,19 @@ imports in the sources:
 - a source (capture) never depends on stages or the sink (plugin host,
   pipeline, writer), and batch never depends on capture;
 - built-in plugins depend only on the plugin SDK and VisionPluginKit;
-- each target declares exactly the Mattebox modules its files import.
+- each target declares exactly the Mattebox modules its files import;
+- every target but the tests is named in one of ARCHITECTURE.md's module
+  tables, and each of its dependencies on another target is one its row's
+  "depends on" column lists (C targets, the SDK and the plugins included).
 
-Prints one line per problem and exits 1 if there is any."""
+Prints one line per problem and exits 1 if there is any. With --self-test it
+plants wrong edges (PluginSDK -> MatteboxCore, Capture -> HEIF, a plugin ->
+PluginHost, an unlisted target) in the package description and fails unless
+each is reported."""
+import copy
 import glob
 import json
+import os
 import re
 import sys
 
@@ -29,49 +37,110 @@ FORBIDDEN = {
 }
 PLUGIN_ALLOWED = {"MatteboxPluginSDK", "MatteboxVisionPluginKit", "MatteboxGeometry", "CMatteboxPluginABI", "CVision"}
 
+ARCHITECTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ARCHITECTURE.md")
+
+
+def documented(targets):
+    """Target -> the targets its ARCHITECTURE.md row lets it depend on."""
+    allowed = {}
+    for line in open(ARCHITECTURE, encoding="utf-8"):
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not line.startswith("| `") or len(cells) < 3:
+            continue
+        names = re.findall(r"`([\w-]+)`", cells[0])
+        uses = set()
+        for word in re.sub(r"\([^)]*\)", "", cells[-1]).split(","):
+            word = word.strip()
+            for candidate in (word, "Mattebox" + word):
+                if candidate in targets:
+                    uses.add(candidate)
+        for name in names:
+            allowed[name] = allowed.get(name, set()) | uses
+    return allowed
+
+
+def check(package):
+    targets = {t["name"]: t for t in package["targets"]}
+    problems = []
+
+    def dependencies(target):
+        names = set()
+        for dependency in target.get("dependencies", []):
+            for kind, value in dependency.items():
+                names.add(value[0])
+        return names & set(targets)
+
+    def imports(target):
+        path = target.get("path") or ("Tests/" if target["type"] == "test" else "Sources/") + target["name"]
+        found = set()
+        for file in glob.glob(path + "/**/*.swift", recursive=True):
+            for line in open(file, encoding="utf-8"):
+                match = re.match(r"^(?:@_exported |@testable )?import (\w+)", line)
+                if match:
+                    found.add(match.group(1))
+        return found & set(targets), bool(glob.glob(path + "/**/*.swift", recursive=True))
+
+    allowed = documented(targets)
+    for name in sorted(set(allowed) - set(targets)):
+        problems.append(f"ARCHITECTURE.md names {name}, which Package.swift does not have")
+    for name, target in sorted(targets.items()):
+        deps = dependencies(target)
+        if target["type"] != "test":
+            if name not in allowed:
+                problems.append(f"{name} is in no module table of ARCHITECTURE.md (add its row: what it owns, what it depends on)")
+            else:
+                for dep in sorted(deps - allowed[name] - {name}):
+                    problems.append(f"{name} depends on {dep}, which its ARCHITECTURE.md row does not list")
+        if name in LAYERS:
+            for dep in deps & set(LAYERS):
+                if LAYERS.index(dep) >= LAYERS.index(name):
+                    problems.append(f"{name} depends on {dep}, which comes later in the flow")
+            for dep in deps & FORBIDDEN.get(name, set()):
+                problems.append(f"{name} must not depend on {dep}")
+        if (target.get("path") or "").startswith("Plugins/"):
+            for dep in deps - PLUGIN_ALLOWED:
+                problems.append(f"plugin {name} depends on {dep}; plugins build on the SDK and VisionPluginKit only")
+        used, has_swift = imports(target)
+        if has_swift and target["type"] != "system-target":
+            for module in sorted(used - deps - {name}):
+                problems.append(f"{name} imports {module} without declaring it")
+            for module in sorted(deps - used):
+                if targets[module]["type"] != "system-target" and not module.startswith("C"):
+                    problems.append(f"{name} declares {module} but does not import it")
+    return targets, problems
+
+
+def planted(package, source, dependency):
+    wrong = copy.deepcopy(package)
+    for target in wrong["targets"]:
+        if target["name"] == source:
+            target.setdefault("dependencies", []).append({"byName": [dependency, None]})
+    return wrong
+
+
+def self_test(package):
+    """Each planted wrong edge must be reported; returns the ones that were not."""
+    missed = []
+    for source, dependency in [("MatteboxPluginSDK", "MatteboxCore"), ("MatteboxCapture", "MatteboxHEIF"),
+                               ("MatteboxOrientation", "MatteboxPluginHost"), ("CVisionAPI", "CV4L2")]:
+        _, problems = check(planted(package, source, dependency))
+        if not any(problem.startswith(f"{source} depends on {dependency}") for problem in problems):
+            missed.append(f"{source} -> {dependency}")
+    extra = copy.deepcopy(package)
+    extra["targets"].append({"name": "MatteboxUnlisted", "type": "regular", "dependencies": [], "path": "Sources/MatteboxUnlisted"})
+    if not any("MatteboxUnlisted is in no module table" in problem for problem in check(extra)[1]):
+        missed.append("an unlisted target")
+    return missed
+
+
 package = json.load(sys.stdin)
-targets = {t["name"]: t for t in package["targets"]}
-problems = []
-
-
-def dependencies(target):
-    names = set()
-    for dependency in target.get("dependencies", []):
-        for kind, value in dependency.items():
-            names.add(value[0])
-    return names & set(targets)
-
-
-def imports(target):
-    path = target.get("path") or ("Tests/" if target["type"] == "test" else "Sources/") + target["name"]
-    found = set()
-    for file in glob.glob(path + "/**/*.swift", recursive=True):
-        for line in open(file, encoding="utf-8"):
-            match = re.match(r"^(?:@_exported |@testable )?import (\w+)", line)
-            if match:
-                found.add(match.group(1))
-    return found & set(targets), bool(glob.glob(path + "/**/*.swift", recursive=True))
-
-
-for name, target in sorted(targets.items()):
-    deps = dependencies(target)
-    if name in LAYERS:
-        for dep in deps & set(LAYERS):
-            if LAYERS.index(dep) >= LAYERS.index(name):
-                problems.append(f"{name} depends on {dep}, which comes later in the flow")
-        for dep in deps & FORBIDDEN.get(name, set()):
-            problems.append(f"{name} must not depend on {dep}")
-    if (target.get("path") or "").startswith("Plugins/"):
-        for dep in deps - PLUGIN_ALLOWED:
-            problems.append(f"plugin {name} depends on {dep}; plugins build on the SDK and VisionPluginKit only")
-    used, has_swift = imports(target)
-    if has_swift and target["type"] != "system-target":
-        for module in sorted(used - deps - {name}):
-            problems.append(f"{name} imports {module} without declaring it")
-        for module in sorted(deps - used):
-            if targets[module]["type"] != "system-target" and not module.startswith("C"):
-                problems.append(f"{name} declares {module} but does not import it")
-
+if "--self-test" in sys.argv:
+    missed = self_test(package)
+    for edge in missed:
+        print(f"layering self-test: the planted wrong edge {edge} was not reported")
+    print(f"layering self-test: {5 - len(missed)} of 5 planted problems reported")
+    sys.exit(1 if missed else 0)
+targets, problems = check(package)
 for problem in problems:
     print(problem)
 print(f"layering: {len(targets)} targets checked, {len(problems)} problems")
