@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxImageIO
 import Hummingbird
 import NIOCore
 
@@ -29,8 +30,7 @@ extension CameraApp {
             let id = try context.parameters.require("id")
             let url: URL
             do { url = try library.file(id) } catch { return try Self.answer { throw error } }
-            let type = [("png", "image/png"), ("heic", "image/heic"), ("mov", "video/quicktime"), ("mp4", "video/mp4")]
-                .first { id.lowercased().hasSuffix(".\($0.0)") }?.1 ?? "image/jpeg"
+            let type = ImageContainers.mimeType(ofFileNamed: id)
             let safeName = id.filter { $0.isASCII && $0 != "\"" && $0 != "\\" }
             return try await Self.ranged(
                 .file(url), type: type, headers: [.contentDisposition: "attachment; filename=\"\(safeName)\""],

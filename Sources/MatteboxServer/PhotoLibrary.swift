@@ -49,7 +49,7 @@ final class PhotoLibrary: Sendable {
     private let stateFolder: URL
     private let trashFolder: URL
     private let index = Mutex(Index())
-    static let photoExtensions: Set<String> = ["heic", "heif", "jpg", "jpeg", "png", "tif", "tiff", "webp", "avif"]
+    static var photoExtensions: Set<String> { ImageContainers.photoExtensions }
 
     init(folder: URL) throws {
         self.folder = folder.standardizedFileURL

@@ -218,6 +218,21 @@ import Testing
         #expect(try app.send("GET", "/api/status").status == 200)
     }
 
+    @Test func libraryFilesAreServedWithTheirOwnMIMEType() throws {
+        let source = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
+        let app = try ServedApp { library in
+            for (name, format) in [("t.tif", "tif"), ("w.webp", "webp"), ("p.png", "png"), ("j.jpg", "jpg")] {
+                let made = TestEnvironment.run(["/usr/bin/vips", "copy", source, library.appendingPathComponent(name).path + "[]"])
+                #expect(made.status == 0, "\(format): \(made.errors)")
+            }
+        }
+        for (name, type) in [("t.tif", "image/tiff"), ("w.webp", "image/webp"), ("p.png", "image/png"), ("j.jpg", "image/jpeg")] {
+            let reply = try app.send("GET", "/api/library/\(name)/file")
+            #expect(reply.status == 200, "\(name): \(reply.status)")
+            #expect(reply.head.lowercased().contains("content-type: \(type)"), "\(name): \(reply.head)")
+        }
+    }
+
     @Test func controlsAndFocusGoThroughTheCameraAndShowInThePreview() throws {
         let app = try ServedApp()
         func brightness() throws -> Double {

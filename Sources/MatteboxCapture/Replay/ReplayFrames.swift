@@ -58,7 +58,7 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
         self.init(pictures: pictures, framesPerPicture: framesPerPicture, sensorRotation: sensorRotation)
     }
 
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "tif", "tiff", "webp"]
+    static var imageExtensions: Set<String> { ImageContainers.photoExtensions }
 
     /// Colour bars with a bright band that moves a step per picture, for a
     /// camera that works with no files at all.

@@ -11,10 +11,22 @@ public enum ImageContainers {
         VipsContainer.netpbm, BMPContainer(),
     ]
 
-    /// The file extensions of photos: folders are walked for these (not for data such as PFM).
-    public static let photoExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "hif", "avif", "bmp",
+    /// The MIME type of each photo file extension, and of the movies that go with photos
+    /// (Live Photos): the one table the app serves files by and folders are walked by.
+    public static let mimeTypes: [String: String] = [
+        "jpg": "image/jpeg", "jpeg": "image/jpeg", "jpe": "image/jpeg", "png": "image/png",
+        "tif": "image/tiff", "tiff": "image/tiff", "webp": "image/webp", "heic": "image/heic",
+        "heif": "image/heif", "hif": "image/heif", "avif": "image/avif", "bmp": "image/bmp",
+        "mov": "video/quicktime", "mp4": "video/mp4",
     ]
+
+    /// The file extensions of photos: folders are walked for these (not for data such as PFM).
+    public static let photoExtensions = Set(mimeTypes.filter { $0.value.hasPrefix("image/") }.keys)
+
+    /// The MIME type of a file by its extension (any case); `application/octet-stream` when unknown.
+    public static func mimeType(ofFileNamed name: String) -> String {
+        mimeTypes[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+    }
 
     /// The formats photos can be written as.
     public static var writable: [any ImageContainer] { all.filter(\.canWrite) }

@@ -61,7 +61,7 @@ struct CalibrateCommand: ParsableCommand {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw ValidationError("\(folder): cannot list the folder")
         }
-        let images = names.filter { ["jpg", "jpeg", "png", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased()) }
+        let images = names.filter { ImageContainers.photoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
         let bothSides = images.contains { $0.lowercased().contains("left") } && images.contains { $0.lowercased().contains("right") }
         let chosen = bothSides ? images.filter { $0.lowercased().contains(side) } : images
         guard !chosen.isEmpty else { throw ValidationError("\(folder): no JPEG, PNG or TIFF photos") }
