@@ -29,6 +29,7 @@ public enum SampleFormat: Int, Sendable, Codable, CustomStringConvertible {
 ///
 /// It is a reference type so plugins can write into its pixels through the C ABI
 /// without copies; a photo owns its images and hands them to one stage at a time.
+// Unchecked: pixel memory plugins write through the C ABI; a photo's images belong to one stage at a time (ARCHITECTURE.md, Threading).
 public final class PixelImage: @unchecked Sendable {
     public let width: Int
     public let height: Int

@@ -8,6 +8,7 @@ import MatteboxRuntime
 /// players read up to its last fragment, and is renamed into place when it is
 /// finished. A queue that overflows (the encoder cannot keep up) drops frames
 /// and counts them.
+// Unchecked: frames are queued under an NSCondition (it waits); one encoder thread owns the FFmpeg contexts until `finish`.
 public final class MovieRecorder: @unchecked Sendable {
     /// What a finished recording is.
     public struct Outcome: Sendable {

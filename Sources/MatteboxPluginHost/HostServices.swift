@@ -8,6 +8,7 @@ import MatteboxRuntime
 /// images by role, photo-wide geometry and metadata, implemented over the Photo
 /// model. It is built once and lives for the whole process.
 enum HostServices {
+    // Unsafe: a C function table built once and never written again.
     nonisolated(unsafe) static let table: UnsafePointer<mbx_host_api> = {
         let table = UnsafeMutablePointer<mbx_host_api>.allocate(capacity: 1)
         table.initialize(to: makeTable())

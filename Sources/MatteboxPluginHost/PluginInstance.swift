@@ -6,6 +6,7 @@ import MatteboxRuntime
 /// A plugin instance made from validated parameters: the host's handle on
 /// create/process/destroy. A failing call becomes a MatteboxError that names
 /// the plugin and carries the plugin's own message.
+// Unchecked: a C handle, called from one thread at a time unless the plugin declares MBX_THREAD_SAFETY_CONCURRENT.
 public final class PluginInstance: @unchecked Sendable {
     public let description: PluginDescription
     private let descriptor: UnsafePointer<mbx_plugin_descriptor>

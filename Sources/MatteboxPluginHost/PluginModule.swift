@@ -5,6 +5,7 @@ import MatteboxRuntime
 
 /// A plugin shared object loaded into this process. Modules are never unloaded:
 /// Swift code cannot be safely dlclose'd, and descriptors must stay valid.
+// Unchecked: a dlopen handle and entry point; never unloaded, only read.
 public final class PluginModule: @unchecked Sendable {
     public let path: String
     private let entry: mbx_plugin_get_fn

@@ -13,6 +13,7 @@ import Synchronization
 /// Descriptors are built once and live as long as the module. Errors thrown by a
 /// processor become a status and message; none crosses the boundary.
 public enum PluginExport {
+    // Unchecked: C descriptor pointers, built once and only read after, under the SDK's Mutex.
     private struct State: @unchecked Sendable {
         var host: UnsafePointer<mbx_host_api>?
         var descriptors: [UnsafePointer<mbx_plugin_descriptor>] = []
@@ -39,16 +40,19 @@ public enum PluginExport {
         return found.pointer
     }
 
+    // Unchecked: an immutable C descriptor, never written after it is built.
     private struct DescriptorPointer: @unchecked Sendable {
         let pointer: UnsafePointer<mbx_plugin_descriptor>?
     }
 
     /// A processor type with the host table it was registered under.
+    // Unchecked: immutable once registered; read through the SDK's Mutex.
     private struct Registered: @unchecked Sendable {
         let host: UnsafePointer<mbx_host_api>
         let type: any PhotoProcessor.Type
     }
 
+    // Unchecked: the host's function table pointer, set once at load and only read.
     private struct HostTable: @unchecked Sendable {
         let pointer: UnsafePointer<mbx_host_api>?
     }

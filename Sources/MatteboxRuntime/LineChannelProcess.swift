@@ -4,6 +4,7 @@ import Foundation
 /// output, with a deadline on every answer. The batch runner keeps plugins in
 /// such processes so that a plugin that crashes or hangs costs one photo, not
 /// the batch: the caller learns how the process ended and starts another.
+// Unchecked: one thread owns each conversation (a batch slot, a test).
 public final class LineChannelProcess: @unchecked Sendable {
     /// Why no answer came.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {

@@ -8,6 +8,7 @@ import MatteboxCore
 /// at their frame interval on CLOCK_MONOTONIC, and can be unplugged, taken by
 /// another process, or made to deliver bad frames. Tests drive the real
 /// capture code through it; replay cameras are built on it.
+// Unchecked: every call takes the device's lock, as the kernel serialises ioctls.
 public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
     private struct Handle {
         var path: String

@@ -9,6 +9,7 @@ import MatteboxRuntime
 /// JPEG for MJPEG, packed 4:2:2 for YUYV), with the camera's controls applied
 /// (`FrameLook`). Each picture is rendered once per format, size and look, when first
 /// shown; renderings for looks no longer in use are dropped.
+// Unchecked: called under the emulated device's lock, as the kernel serialises ioctls.
 public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     private struct Key: Hashable {
         var fourcc: FourCC

@@ -88,7 +88,10 @@ extension CaptureSession {
         }
         let span = UInt64(Self.livePhotoSeconds * 1e9)
         let press = settings.pressTime
-        let collector = LivePhotoCollector(after: press, until: press + span)
+        // The collector takes every frame from the movie's start that arrives from now on, so a frame
+        // exposed before the press but still in the driver's queue (the still may be that frame) is
+        // in the movie too; `finishLivePhoto` drops what the pre-roll already gave.
+        let collector = LivePhotoCollector(after: press &- span, until: press + span)
         taps.add(collector)
         livePhotosInProgress += 1
         emit(.livePhotoCapturesInProgress(livePhotosInProgress))
@@ -112,8 +115,9 @@ extension CaptureSession {
         emit(.photo(id: photoID, .didFinishRecordingLivePhotoMovie))
         guard let movieOutput else { return ([], "no movie output") }
         let camera = configuration.camera
+        let newest = live.before.last?.timestamp ?? 0
         let clip = LivePhotoClip(
-            frames: live.before + after, stillTimestamp: stillTimestamp, contentIdentifier: live.contentIdentifier, camera: camera,
+            frames: live.before + after.filter { $0.timestamp > newest }, stillTimestamp: stillTimestamp, contentIdentifier: live.contentIdentifier, camera: camera,
             framesPerSecond: loop?.interval?.framesPerSecond ?? 30, mirrored: live.mirrored)
         do {
             let written = try await Task.detached { try movieOutput.writeLivePhotoMovie(clip, still: still) }.value

@@ -4,6 +4,7 @@ import Foundation
 /// buffers so those go straight back to the camera. A photo is made from the
 /// frame that was being exposed when the shutter was pressed, never a later
 /// one, so the moment the user saw is the moment they get.
+// Unchecked: frames behind an NSCondition, which a press waits on for the next frame.
 public final class FrameRing: @unchecked Sendable {
     public let capacity: Int
     private var frames: [CapturedFrame] = []

@@ -1,19 +1,19 @@
 import Foundation
+import Synchronization
 
 /// The Live Photo pre-roll: the last `seconds` of frames, compacted
 /// (`MovieOutput.compact`), so a press can reach back before itself while
 /// memory stays bounded by time and the frames' compressed size.
-final class LivePhotoPreRoll: @unchecked Sendable {
+final class LivePhotoPreRoll: Sendable {
     let seconds: Double
-    private var frames: [CapturedFrame] = []
-    private let lock = NSLock()
+    private let frames = Mutex<[CapturedFrame]>([])
 
     init(seconds: Double) { self.seconds = seconds }
 
     func append(_ frame: CapturedFrame) {
-        lock.withLock {
+        let horizon = frame.timestamp &- UInt64(seconds * 1e9)
+        frames.withLock { frames in
             frames.append(frame)
-            let horizon = frame.timestamp &- UInt64(seconds * 1e9)
             // Keep one frame older than the horizon, so a press at its edge still has a frame before it.
             if let firstKept = frames.firstIndex(where: { $0.timestamp >= horizon }), firstKept > 1 {
                 frames.removeFirst(firstKept - 1)
@@ -23,21 +23,22 @@ final class LivePhotoPreRoll: @unchecked Sendable {
 
     /// Frames from `start` up to and including `end` (CLOCK_MONOTONIC ns).
     func frames(from start: UInt64, through end: UInt64) -> [CapturedFrame] {
-        lock.withLock { frames.filter { $0.timestamp >= start && $0.timestamp <= end } }
+        frames.withLock { $0.filter { $0.timestamp >= start && $0.timestamp <= end } }
     }
 
     /// Bytes held now.
-    var byteCount: Int { lock.withLock { frames.reduce(0) { $0 + $1.bytes.count } } }
+    var byteCount: Int { frames.withLock { $0.reduce(0) { $0 + $1.bytes.count } } }
 
     /// Seconds from the oldest frame held to the newest: `seconds` (or a frame more) once full.
     var heldSeconds: Double {
-        lock.withLock { frames.count > 1 ? Double(frames.last!.timestamp &- frames.first!.timestamp) / 1e9 : 0 }
+        frames.withLock { $0.count > 1 ? Double($0.last!.timestamp &- $0.first!.timestamp) / 1e9 : 0 }
     }
 
-    func removeAll() { lock.withLock { frames = [] } }
+    func removeAll() { frames.withLock { $0 = [] } }
 }
 
 /// Gathers the frames after a Live Photo's press until its movie is long enough.
+// Unchecked: frames behind an NSCondition, which the press waits on until the movie is long enough.
 final class LivePhotoCollector: @unchecked Sendable {
     let id = UUID()
     let after: UInt64
@@ -86,6 +87,7 @@ final class LivePhotoCollector: @unchecked Sendable {
 /// preview, which skips): the movie being recorded, the Live Photo pre-roll
 /// and the Live Photos gathering their after-press frames. It outlives stream
 /// restarts, so a recording continues when the stream is reopened.
+// Unchecked: taps behind an NSLock.
 final class FrameTaps: @unchecked Sendable {
     private let lock = NSLock()
     private var recording: (any MovieRecording)?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MatteboxCore
 
 /// A frame for a live view, as the camera sent it (MJPEG bytes pass on to a
@@ -18,25 +19,24 @@ public struct PreviewFrame: Sendable {
 
 /// The live-view subscribers of a session; each gets the newest frame and
 /// skips frames it was too slow for.
-final class PreviewFanout: @unchecked Sendable {
-    private var continuations: [UUID: AsyncStream<PreviewFrame>.Continuation] = [:]
-    private let lock = NSLock()
+final class PreviewFanout: Sendable {
+    private let continuations = Mutex<[UUID: AsyncStream<PreviewFrame>.Continuation]>([:])
 
-    var hasSubscribers: Bool { lock.withLock { !continuations.isEmpty } }
+    var hasSubscribers: Bool { continuations.withLock { !$0.isEmpty } }
 
     func subscribe() -> AsyncStream<PreviewFrame> {
         let (stream, continuation) = AsyncStream.makeStream(of: PreviewFrame.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
-        lock.withLock { continuations[id] = continuation }
-        continuation.onTermination = { [weak self] _ in self?.lock.withLock { self?.continuations[id] = nil } }
+        continuations.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.continuations.withLock { $0.removeValue(forKey: id) } }
         return stream
     }
 
     func send(_ frame: PreviewFrame) {
-        for continuation in lock.withLock({ Array(continuations.values) }) { continuation.yield(frame) }
+        for continuation in continuations.withLock({ Array($0.values) }) { continuation.yield(frame) }
     }
 
     func finishAll() {
-        for continuation in lock.withLock({ Array(continuations.values) }) { continuation.finish() }
+        for continuation in continuations.withLock({ Array($0.values) }) { continuation.finish() }
     }
 }

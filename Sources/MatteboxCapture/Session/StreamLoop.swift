@@ -7,6 +7,7 @@ import MatteboxCore
 /// zero-shutter-lag ring, passes each to the frame taps (movie, Live Photo),
 /// feeds live-view subscribers, and reports how the
 /// stream ended (asked to stop, unplugged, or failed).
+// Unchecked: its state is used by the one stream thread it runs on, and read by the session after that thread ended.
 final class StreamLoop: @unchecked Sendable {
     /// What the loop counted since it started.
     struct Counters: Sendable {

@@ -7,6 +7,7 @@ import MatteboxRuntime
 /// images with libv4lconvert, which asks the device about its formats through
 /// the same seam as everything else. One conversion at a time (libv4lconvert
 /// is not thread-safe), so callers on several threads share it safely.
+// Unchecked: libv4lconvert is not thread-safe; every conversion holds its lock.
 public final class FrameConverter: @unchecked Sendable {
     private final class Route {
         let io: VideoDeviceIO

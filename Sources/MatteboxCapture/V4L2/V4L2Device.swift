@@ -5,6 +5,7 @@ import Foundation
 /// enumerations, formats, frame intervals, controls, the mmap buffer queue)
 /// that turn every -1/errno into a `V4L2Error` naming the device. Not for use
 /// from two threads at once.
+// Unchecked: a file descriptor used by the one stream thread that owns it (and by the session once that thread ended).
 public final class V4L2Device: @unchecked Sendable {
     public let path: String
     public let io: VideoDeviceIO

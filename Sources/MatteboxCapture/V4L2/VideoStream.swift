@@ -4,6 +4,7 @@ import Foundation
 /// A running mmap stream on one device: buffers requested, mapped and queued,
 /// STREAMON; frames are copied out and their buffers re-queued at once; `stop`
 /// tears it all down in the order the spec asks (STREAMOFF, munmap, REQBUFS 0).
+// Unchecked: used by the one stream thread that owns it (and by the session once that thread ended).
 public final class VideoStream: @unchecked Sendable {
     public let device: V4L2Device
     public let format: StreamFormat

@@ -145,6 +145,7 @@ public struct BatchRun: Sendable {
 }
 
 /// The shared queue position, results and stop flag of one scheduler run.
+// Unchecked: guarded by an NSCondition, which slots wait on (Mutex cannot wait).
 private final class SchedulerState: @unchecked Sendable {
     private let lock = NSCondition()
     private var nextIndex = 0

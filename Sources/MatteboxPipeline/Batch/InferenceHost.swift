@@ -8,6 +8,7 @@ import MatteboxRuntime
 /// inference fails only the photos in flight: a watcher thread starts it
 /// again at once, and the workers' next requests wait for it to listen. The
 /// socket sits in a private folder removed by `stop`.
+// Unchecked: child and counters behind an NSLock; one watcher thread waits on the child; `stop` waits for it.
 public final class InferenceHost: @unchecked Sendable {
     public let socketPath: String
     private let command: [String]

@@ -5,6 +5,7 @@ import MatteboxRuntime
 /// What `mattebox process` shows while a batch runs: a progress bar redrawn on
 /// standard error when it is a terminal (done, failed, rate, ETA), and a plain
 /// progress line at most every five seconds otherwise, for logs.
+// Unchecked: only called from the scheduler's completion callback, one call at a time.
 final class BatchProgress: @unchecked Sendable {
     private let total: Int
     private let alreadyDone: Int
