@@ -122,4 +122,25 @@ import Testing
         let roles = Set(((listing?["auxiliary"] as? [[String: Any]]) ?? []).compactMap { $0["role"] as? String })
         #expect(roles.isSuperset(of: ["portraitMatte", "hairMatte", "skinMatte"]), "\(roles); notes: \(shot["notes"] ?? "")")
     }
+
+    @Test func captureTakesASizeAndExposureFlagsAsRpicamStillDoes() throws {
+        let cameras = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras.yaml").path
+        func shoot(_ extra: [String]) throws -> (width: Int, mean: Double) {
+            let out = output
+            let run = TestEnvironment.run([TestEnvironment.mattebox, "capture", "--cameras", cameras, "-o", out, "--json", "--format", "png"] + extra)
+            #expect(run.status == 0, "\(extra): \(run.errors)")
+            let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            let shot = try #require((report?["photos"] as? [[String: Any]])?.first)
+            let stats = TestEnvironment.run(["/usr/bin/vips", "avg", try #require(shot["output"] as? String)])
+            return (shot["width"] as? Int ?? 0, Double(stats.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
+        }
+        #expect(try shoot(["--size", "1280x960"]).width == 1280)
+        let plain = try shoot([])
+        let longer = try shoot(["--shutter", "60000"])  // 600 units of 100 µs against the replay camera's 250
+        #expect(longer.mean > plain.mean + 10, "a longer exposure is brighter: \(longer.mean) against \(plain.mean)")
+        let bad = mattebox("capture", "--cameras", cameras, "-o", output, "--awb", "warm")
+        #expect(bad.status == 64 && bad.errors.contains("--awb takes auto or a colour temperature"), "\(bad.errors)")
+        let size = mattebox("capture", "--cameras", cameras, "-o", output, "--size", "big")
+        #expect(size.status == 64 && size.errors.contains("--size takes WIDTHxHEIGHT"), "\(size.errors)")
+    }
 }

@@ -136,7 +136,8 @@ import Testing
             // The still's frame time (the marked sample's time) lies inside the movie, about 1.5 s in.
             let sampleTimes = MovieProbe.exiftool("SampleTime", movie.path, embedded: true).split(separator: "\n")
             let stillTime = try #require(sampleTimes.last.flatMap { Double($0.replacingOccurrences(of: " s", with: "")) })
-            #expect(stillTime > 1.2 && stillTime < 1.6 && stillTime < probe.duration, "still at \(stillTime) s")
+            #expect(stillTime > 1.2 && stillTime < 1.6 && stillTime < probe.duration,
+                    "still at \(stillTime) s; frame \(result.frameSequence) at \(Double(Int64(result.frameTimestamp) - Int64(settings.pressTime)) / 1e9) s from the press")
             #expect(probe.presentationTimes.contains { abs($0 - stillTime) < 0.012 }, "a movie frame sits at the still's time")
         }
     }

@@ -439,14 +439,17 @@ public actor CaptureSession {
     /// after it taken.
     private func frameAtPress(_ press: UInt64, period: UInt64) async throws -> CapturedFrame {
         let ring = self.ring
-        if ring.snapshot.last.map({ $0.timestamp <= press }) ?? false {
+        let known = ring.latest(atOrBefore: press)
+        if let known, ring.snapshot.last.map({ $0.timestamp <= press }) ?? false {
             // Nothing after the press has arrived yet, so the frame being exposed at the press may still
             // be in the driver's queue: wait for the next frame (normally within one period), and so
-            // never take an older frame than the one the user saw.
+            // never take an older frame than the one the user saw. A machine so loaded that the ring
+            // has moved past the press by the time this resumes gets the frame known before waiting.
             let wait = max(0.25, 3 * Double(period) / 1e9)
             _ = await Task.detached { ring.firstFrame(after: press, timeout: wait) }.value
+            return ring.latest(atOrBefore: press) ?? known
         }
-        if let frame = ring.latest(atOrBefore: press) { return frame }
+        if let frame = known { return frame }
         let waited = await Task.detached { ring.firstFrame(after: press, timeout: 2) }.value
         guard let frame = waited else {
             throw MatteboxError("\(configuration.camera.path): no frame arrived within 2 s of the shutter press")

@@ -38,6 +38,13 @@ struct CaptureCommand: ParsableCommand {
     @OptionGroup var verbosity: Verbosity
     @OptionGroup var sources: CameraSources
     @OptionGroup var camera: CameraChoice
+    @Option(help: "Frame size WxH the camera streams and photos are taken at (default: the camera's; `mattebox devices` lists the sizes).")
+    var size: String?
+    @Option(help: "Exposure time in microseconds, as rpicam-still's --shutter (sets auto_exposure=manual_mode and exposure_time_absolute, in 100 µs units).")
+    var shutter: Double?
+    @Option(help: "Gain, in the camera's own units (its `gain` control; `mattebox controls` shows the range).") var gain: String?
+    @Option(help: "White balance: auto, or a colour temperature in kelvin (white_balance_automatic, white_balance_temperature).")
+    var awb: String?
     @Option(help: "Photos to take.") var count = 1
     @Option(help: "Seconds between photos.") var interval: Double = 1
     @Option(help: "Pipeline file (YAML) or named pipeline; default: turn photos upright.", completion: Completions.pipelines)
@@ -94,6 +101,11 @@ struct CaptureCommand: ParsableCommand {
 
     func validate() throws {
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+        if let size, FrameSize(parsing: size) == nil { throw ValidationError("--size takes WIDTHxHEIGHT, e.g. 1280x960, not \(size)") }
+        if let shutter, !(shutter > 0) { throw ValidationError("--shutter takes microseconds, more than 0") }
+        if let awb, awb != "auto", Int(awb).map({ $0 > 0 }) != true {
+            throw ValidationError("--awb takes auto or a colour temperature in kelvin (e.g. 5600), not \(awb)")
+        }
         guard interval >= 0 else { throw ValidationError("--interval must not be negative") }
         guard QualityPrioritization(rawValue: priority) != nil else {
             throw ValidationError("--priority takes speed, balanced or quality, not \(priority)")
@@ -114,6 +126,20 @@ struct CaptureCommand: ParsableCommand {
         }
     }
 
+    /// --shutter, --gain and --awb as control requests (`CameraDevice.setControls` sets modes first).
+    private var exposureControls: [(name: String, value: String)] {
+        var requests: [(name: String, value: String)] = []
+        if let shutter {
+            requests += [("auto_exposure", "manual_mode"), ("exposure_time_absolute", String(Int((shutter / 100).rounded())))]
+        }
+        if let gain { requests.append(("gain", gain)) }
+        if let awb {
+            requests += awb == "auto"
+                ? [("white_balance_automatic", "1")] : [("white_balance_automatic", "0"), ("white_balance_temperature", awb)]
+        }
+        return requests
+    }
+
     /// The still's format: --format, else JPEG for Motion Photos, else the writer's rule.
     private var outputFormat: OutputFormat? {
         if let format { return OutputFormat(rawValue: format) }
@@ -123,6 +149,8 @@ struct CaptureCommand: ParsableCommand {
     func run() throws {
         let cameras = try sources.discover()
         let camera = try self.camera.choose(from: cameras)
+        // rpicam-still's exposure flags, onto the camera's V4L2 controls; a camera without one refuses, naming it.
+        if !exposureControls.isEmpty { try camera.setControls(exposureControls) }
         let directory = URL(fileURLWithPath: output)
         try OutputFolder.prepare(directory)
         let session = try CaptureService.makeSession(
@@ -183,6 +211,10 @@ struct CaptureCommand: ParsableCommand {
         let events = session.events
         let watching = Task { await Self.reportPressure(events) }
         defer { watching.cancel() }
+        if let size = size.flatMap(FrameSize.init(parsing:)) {
+            let current = await session.configuration
+            try await session.setFormat(current.fourcc, size: size)
+        }
         try await session.startRunning()
         // Let the stream fill the zero-shutter-lag ring, as a viewfinder would.
         if live { try await session.setLivePhotoCaptureEnabled(true) }
