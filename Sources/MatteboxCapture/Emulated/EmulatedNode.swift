@@ -46,9 +46,6 @@ final class EmulatedNode {
     var streaming = false
     private var streamStart: UInt64 = 0
     private var nextFrame = 0
-    /// The last frames put into buffers (sequence, CLOCK_MONOTONIC ns), oldest
-    /// first: what the camera really delivered, for tests to check against.
-    private(set) var delivered: [(sequence: UInt32, timestamp: UInt64)] = []
     var faults: [EmulatedFault] = []
     /// Picture controls (and their effect on frames), orientation and rotation, region of interest.
     lazy var controls = EmulatedControls(spec: spec, frameSize: { [unowned self] in self.format.size })
@@ -130,8 +127,6 @@ final class EmulatedNode {
         buffer.sequence = UInt32(truncatingIfNeeded: frameNumber)
         buffer.timestamp = time
         buffer.state = .done
-        delivered.append((buffer.sequence, time))
-        if delivered.count > 256 { delivered.removeFirst(delivered.count - 256) }
         done.append(buffers.firstIndex { $0 === buffer }!)
     }
 

@@ -70,12 +70,6 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
     /// The frame interval the device runs at now, as the app last set it.
     public func frameInterval(_ path: String) -> FrameInterval? { locked { nodes[path]?.interval } }
 
-    /// The last 256 frames the camera at `path` delivered into buffers (sequence, timestamp in
-    /// CLOCK_MONOTONIC ns), oldest first: the truth a test checks the session's choices against.
-    public func deliveredFrames(_ path: String) -> [(sequence: UInt32, timestamp: UInt64)] {
-        locked { nodes[path]?.delivered ?? [] }
-    }
-
     private func plugLocked(_ path: String) {
         guard let spec = specs[path] else { return }
         generations += 1
