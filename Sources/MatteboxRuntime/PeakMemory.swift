@@ -26,11 +26,4 @@ public enum PeakMemory {
         }
         return nil
     }
-
-    /// The mark of `body`, which runs between a reset and a read.
-    public static func during<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, Double?) {
-        let counted = reset()
-        let value = try body()
-        return (value, counted ? mebibytes() : nil)
-    }
 }

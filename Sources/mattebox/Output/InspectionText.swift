@@ -3,6 +3,23 @@ import MatteboxHEIF
 
 /// The human-readable form of a HEIF summary, one fact a line.
 enum InspectionText {
+    /// The EXIF line of any photo's listing (HEIF or not).
+    static func exifLine(_ exif: HEIFSummary.Exif?) -> String {
+        guard let exif else { return "EXIF: none" }
+        let camera = [exif.make, exif.model].compactMap { $0 }.joined(separator: " ")
+        var text = "EXIF: \(exif.bytes) bytes"
+        if !camera.isEmpty { text += ", \(camera)" }
+        if let date = exif.dateTimeOriginal { text += ", taken \(date)" }
+        if let orientation = exif.orientation { text += ", Orientation tag \(orientation)" }
+        return text + (exif.hasLocation ? ", has GPS location" : ", no GPS location")
+    }
+
+    /// The XMP line of any photo's listing.
+    static func xmpLine(bytes: Int?, namespaces: [String]) -> String {
+        guard let bytes else { return "XMP: none" }
+        return "XMP: \(bytes) bytes" + (namespaces.isEmpty ? "" : " (\(namespaces.joined(separator: ", ")))")
+    }
+
     static func render(_ summary: HEIFSummary, libheif: String) -> String {
         var lines = ["\(summary.file) (\(summary.bytes) bytes; brands \(summary.brands.joined(separator: ", ")))"]
         lines.append("primary: \(describe(summary.primary))")
@@ -11,22 +28,8 @@ enum InspectionText {
                 + (summary.transforms.isEmpty ? " (no transforms)" : " (\(summary.transforms.joined(separator: ", ")))"))
         if let icc = summary.iccProfileBytes { lines.append("colour: ICC profile, \(icc) bytes") }
         lines.append("thumbnail: " + (summary.thumbnail.map(describe) ?? "none"))
-        if let exif = summary.exif {
-            let camera = [exif.make, exif.model].compactMap { $0 }.joined(separator: " ")
-            var text = "EXIF: \(exif.bytes) bytes"
-            if !camera.isEmpty { text += ", \(camera)" }
-            if let date = exif.dateTimeOriginal { text += ", taken \(date)" }
-            if let orientation = exif.orientation { text += ", Orientation tag \(orientation)" }
-            text += exif.hasLocation ? ", has GPS location" : ", no GPS location"
-            lines.append(text)
-        } else {
-            lines.append("EXIF: none")
-        }
-        if let xmp = summary.xmpBytes {
-            lines.append("XMP: \(xmp) bytes" + (summary.xmpNamespaces.isEmpty ? "" : " (\(summary.xmpNamespaces.joined(separator: ", ")))"))
-        } else {
-            lines.append("XMP: none")
-        }
+        lines.append(exifLine(summary.exif))
+        lines.append(xmpLine(bytes: summary.xmpBytes, namespaces: summary.xmpNamespaces))
         lines.append("auxiliary images: \(summary.auxiliary.count)")
         for aux in summary.auxiliary {
             lines.append("  \(aux.role): \(describe(aux.image))")

@@ -45,17 +45,8 @@ struct StillInspection: Encodable {
             + (channels == 2 || channels == 4 ? " with alpha" : ""))
         lines.append("orientation: \(orientation)" + (orientation == 1 ? "" : " (EXIF; the pixels are stored unturned)"))
         lines.append("colour: " + (iccProfileBytes.map { "ICC profile, \($0) bytes" } ?? "no ICC profile (sRGB assumed)"))
-        if let exif {
-            let camera = [exif.make, exif.model].compactMap { $0 }.joined(separator: " ")
-            var line = "EXIF: \(exif.bytes) bytes"
-            if !camera.isEmpty { line += ", \(camera)" }
-            if let date = exif.dateTimeOriginal { line += ", taken \(date)" }
-            if let tag = exif.orientation { line += ", Orientation tag \(tag)" }
-            lines.append(line + (exif.hasLocation ? ", has GPS location" : ", no GPS location"))
-        } else {
-            lines.append("EXIF: none")
-        }
-        lines.append(xmpBytes.map { "XMP: \($0) bytes" + (xmpNamespaces.isEmpty ? "" : " (\(xmpNamespaces.joined(separator: ", ")))") } ?? "XMP: none")
+        lines.append(InspectionText.exifLine(exif))
+        lines.append(InspectionText.xmpLine(bytes: xmpBytes, namespaces: xmpNamespaces))
         lines.append("auxiliary images: none (\(format) holds only the primary; `mattebox process --aux-png` writes mattes beside it)")
         lines.append(livePhoto.map { $0.lines.joined(separator: "\n") } ?? "not a Live Photo or Motion Photo")
         return lines.joined(separator: "\n")
