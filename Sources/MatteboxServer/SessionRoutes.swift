@@ -34,6 +34,8 @@ extension CameraApp {
         var livePhotoPreRollBytes: Int
         /// The time the pre-roll spans (a Live Photo's movie reaches that far before the press).
         var livePhotoPreRollSeconds: Double
+        /// Frames the camera delivered and the session kept since its stream last started.
+        var framesKept: Int
     }
 
     struct Deliverable: Codable {
@@ -228,7 +230,8 @@ extension CameraApp {
             },
             preview: preview.counters, livePhotos: await session.isLivePhotoCaptureEnabled,
             livePhotoPreRollBytes: await session.livePhotoPreRollBytes,
-            livePhotoPreRollSeconds: await session.livePhotoPreRollSeconds)
+            livePhotoPreRollSeconds: await session.livePhotoPreRollSeconds,
+            framesKept: await session.streamStatistics.kept)
     }
 
     func photoSettings(_ request: CaptureRequest) throws -> PhotoSettings {

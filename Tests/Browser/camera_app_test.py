@@ -227,7 +227,11 @@ def run(mattebox, artifacts, chromium):
             record.click()
             expect(record).to_have_attribute("data-recording", "yes", timeout=10000)
             shot(page, "recording")
-            time.sleep(1.5)
+            # Stop once the stream has kept 30 more frames (about a second), however long that takes.
+            def frames_kept():
+                return page.request.get(url + "/api/status", headers=headers).json()["framesKept"]
+            recording_from = frames_kept()
+            wait_for(lambda: frames_kept() >= recording_from + 30, 60, "the camera stopped streaming while recording")
             record.click()
             expect(record).to_have_attribute("data-recording", "no", timeout=10000)
             expect(page.get_by_test_id("result")).to_contain_text("Movie", timeout=10000)
@@ -263,7 +267,9 @@ def run(mattebox, artifacts, chromium):
             expect(page.get_by_test_id("preview")).not_to_have_class(re.compile("mirrored"), timeout=10000)
 
             # Manual exposure: switch the mode, then a longer exposure brightens the preview.
-            time.sleep(1)
+            # The back camera's picture is back in the preview before it is measured.
+            wait_for(lambda: abs(preview_signature(page)["mean"] - back["mean"]) < 5, 20,
+                     "the back camera's picture did not come back after switching")
             before = sum(preview_signature(page)["mean"] for _ in range(3)) / 3
             page.locator('[data-testid="control-auto_exposure"]').select_option(label="Manual Mode")
             slider = page.locator('[data-testid="control-exposure_time_absolute"]')

@@ -54,7 +54,12 @@ import Testing
         let early = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg","live":true}"#, token: true)
         #expect(early.status == 503 && String(decoding: early.body, as: UTF8.self).contains("Live Photo capture is off"))
         #expect(try app.send("POST", "/api/live", json: #"{"enabled":true}"#, token: true).json["livePhotos"] as? Bool == true)
-        Thread.sleep(forTimeInterval: 1.7)
+        // The pre-roll is full (1.5 s before the press), however long filling it takes.
+        var preRoll = 0.0
+        #expect(try Waiting.until {
+            preRoll = try app.send("GET", "/api/status").json["livePhotoPreRollSeconds"] as? Double ?? 0
+            return preRoll >= 1.4
+        }, "the pre-roll spans \(preRoll) s")
         let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg","live":true}"#, token: true)
         #expect(shot.status == 200, "\(String(decoding: shot.body, as: UTF8.self))")
         let movie = try #require((shot.json["livePhoto"] as? [String])?.first)
@@ -65,7 +70,10 @@ import Testing
         let path = try #require(started.json["path"] as? String)
         #expect(try app.send("GET", "/api/status").json["session"].flatMap { ($0 as? [String: Any])?["recording"] as? String } == path)
         #expect(try app.send("POST", "/api/recording", json: #"{"action":"start"}"#, token: true).status == 409)
-        Thread.sleep(forTimeInterval: 1.2)
+        // Some frames reach the movie: the stream keeps ten more after the start.
+        func framesKept() throws -> Int { try app.send("GET", "/api/status").json["framesKept"] as? Int ?? 0 }
+        let framesAtStart = try framesKept()
+        #expect(try Waiting.until { try framesKept() >= framesAtStart + 10 }, "the camera kept streaming while recording")
         let stopped = try app.send("POST", "/api/recording", json: #"{"action":"stop"}"#, token: true)
         #expect(stopped.json["complete"] as? Bool == true && stopped.json["path"] as? String == path)
         #expect(try MovieProbe.read(path).frames == stopped.json["frames"] as? Int)
@@ -243,6 +251,7 @@ import Testing
             return Double(stats.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         }
         let before = try brightness()
+        #expect(before > 0, "vips avg reads the preview frame")
         let set = try app.send("PUT", "/api/controls", json: #"{"exposure_time_absolute": 450, "auto_exposure": "manual_mode"}"#, token: true)
         #expect(set.status == 200, "\(String(decoding: set.body, as: UTF8.self))")
         var after = before
@@ -286,9 +295,11 @@ import Testing
             ServedApp.write(fd, "GET /preview.mjpg HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\n\r\n")
             idle.append(fd)
         }
-        Thread.sleep(forTimeInterval: 3)
+        // Every viewer is attached before memory is read.
+        #expect(try Waiting.until {
+            (try app.send("GET", "/api/status").json["preview"].flatMap { ($0 as? [String: Int])?["viewers"] } ?? 0) >= 200
+        })
         let settled = app.residentMiB
-        Thread.sleep(forTimeInterval: 3)
         print("serve with 200 idle viewers: \(memoryBefore) MiB -> \(settled) -> \(app.residentMiB) MiB")
         let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg"}"#, token: true)
         #expect(shot.status == 200, "capture works with 200 idle viewers: \(String(decoding: shot.body, as: UTF8.self))")
@@ -331,7 +342,10 @@ extension ServeCommandTests {
             ServedApp.write(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\n\r\n")
             open.append(fd)
         }
-        Thread.sleep(forTimeInterval: 1)
+        // Both streams are open on the server's side before it is stopped.
+        #expect(try Waiting.until {
+            (try app.send("GET", "/api/status").json["preview"].flatMap { ($0 as? [String: Int])?["viewers"] } ?? 0) >= 1
+        })
         kill(app.pid, SIGTERM)
         var status: Int32 = 0
         var exited = false

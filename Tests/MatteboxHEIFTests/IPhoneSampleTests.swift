@@ -52,7 +52,8 @@ struct IPhoneSampleTests {
 
     @Test(arguments: expectations)
     func readsWhatTheSampleHolds(_ expected: Expectation) throws {
-        let photo = try HEIFReader.readPhoto(at: Self.samples!.appendingPathComponent(expected.file))
+        let url = Self.samples!.appendingPathComponent(expected.file)
+        let photo = try HEIFReader.readPhoto(at: url)
         #expect(photo.primary.width == expected.stored.0 && photo.primary.height == expected.stored.1)
         #expect(photo.metadata.orientation.rawValue == expected.orientation)
         #expect(Set(photo.auxiliary.keys.map(\.rawValue)) == Set(expected.auxiliary.keys))
@@ -66,11 +67,17 @@ struct IPhoneSampleTests {
             #expect(abs(depth.disparityMinimum! - range.lowerBound) < 0.001)
             #expect(abs(depth.disparityMaximum! - range.upperBound) < 0.001)
         }
-        if photo.metadata.exif != nil { #expect(photo.metadata.exif?.make != nil) }
+        // The camera maker as exiftool reads it, whether the file has EXIF or not.
+        let make = TestEnvironment.run(["/usr/bin/exiftool", "-s3", "-EXIF:Make", url.path]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect((photo.metadata.exif?.make ?? "") == make, "exiftool reads Make '\(make)'")
     }
 
+    /// An iOS 18 file with a tone map that Debian's libheif 1.15 cannot open.
+    static let fileLibheifRefuses = "openize__iphone_iOS18_tmap+MatteMaps.heic"
+
     @Test func theIOS18FileLibheifRefusesIsReadAndItsRewriteOpensInLibheif() throws {
-        let url = Self.samples!.appendingPathComponent("openize__iphone_iOS18_tmap+MatteMaps.heic")
+        let url = Self.samples!.appendingPathComponent(Self.fileLibheifRefuses)
         let original = try HEIFReader.readBytes(url)
         #expect(throws: HEIFError.self) { try HEVCCodec.describeWithLibheif(original) }
         let photo = try HEIFReader.readPhoto(at: url)
@@ -98,7 +105,10 @@ extension IPhoneSampleTests {
         let url = try #require(Self.samples).appendingPathComponent(expected.file)
         let thumbnail = try HEIFReader.readThumbnail(at: url)
         let info = TestEnvironment.run(["heif-info", url.path])
-        if info.status == 0 {
+        if expected.file == Self.fileLibheifRefuses {
+            #expect(info.status != 0, "libheif 1.15 refuses this file (see the test below); if it reads it now, check its thumbnail")
+        } else {
+            try #require(info.status == 0, "heif-info (libheif-examples, installed by make deps) must read \(expected.file): \(info.errors)")
             #expect((thumbnail != nil) == info.output.contains("thumbnail:"), "\(info.output)")
         }
         guard let thumbnail else { return }

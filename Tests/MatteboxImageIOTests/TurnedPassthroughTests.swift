@@ -31,6 +31,9 @@ import Testing
         let input = try storedTurned(orientation)
         var photo = try ImageDecoder.decodePhoto(at: input)
         let shownBefore = try photo.displayedUpright()
+        let libheifBefore = try TestImages.shownByLibheif(input, scratch: folder)
+        #expect(shownBefore.primary.width == libheifBefore.width && shownBefore.primary.height == libheifBefore.height)
+        #expect(TestImages.meanDifference(shownBefore.primary, libheifBefore) < 1, "Mattebox reads the turn as libheif applies it")
         try UprightStage.run(&photo)
         // A new matte, made on the upright pixels: left half set.
         let matte = PixelImage(width: photo.primary.width, height: photo.primary.height, channels: 1, format: .uint8)
@@ -49,6 +52,7 @@ import Testing
         #expect(again.metadata.orientation.rawValue == orientation, "stored as coded, with the turn stated")
         let shownAfter = try again.displayedUpright()
         #expect(shownAfter.primary.hasSamePixels(as: shownBefore.primary), "shows exactly what it showed")
+        #expect(try TestImages.shownByLibheif(written, scratch: folder).hasSamePixels(as: libheifBefore), "libheif shows exactly what it showed")
         // The new matte lines up with what is shown: left half on, right half off.
         let hair = try #require(shownAfter.auxiliary[.hairMatte])
         #expect(hair.width == shownAfter.primary.width && hair.height == shownAfter.primary.height)

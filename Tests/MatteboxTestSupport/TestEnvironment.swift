@@ -90,6 +90,14 @@ public enum TestEnvironment {
         _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120
     ) -> CommandResult {
         let environment = isolatedFolders.merging(environment) { _, given in given }
+        var arguments = arguments
+        if let program = arguments.first, !program.contains("/") {
+            // A bare name is found on PATH, as a shell would (a test once ran "heif-info",
+            // which failed to start, and its cross-check was silently skipped).
+            let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+                .map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            arguments[0] = found ?? program
+        }
         switch ChildProcess(arguments: arguments, environment: environment).run(timeout: timeout) {
         case .exited(let code, let output, let errors):
             return CommandResult(

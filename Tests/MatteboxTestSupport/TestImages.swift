@@ -54,4 +54,22 @@ public enum TestImages {
         guard result.status == 0 else { throw MatteboxError("vips autorot failed: \(result.errors)") }
         return auxiliary ? try ImageDecoder.decodeAuxiliaryImage(at: out) : try ImageDecoder.decodePhoto(at: out).primary
     }
+
+    /// The pixels libheif's own `heif-convert` shows for a HEIF (irot and imir applied):
+    /// the independent oracle for what a HEIF displays.
+    public static func shownByLibheif(_ url: URL, scratch: URL) throws -> PixelImage {
+        let out = scratch.appendingPathComponent("libheif-\(UUID().uuidString.prefix(6)).png")
+        let result = TestEnvironment.run(["/usr/bin/heif-convert", url.path, out.path])
+        guard result.status == 0 else { throw MatteboxError("heif-convert failed: \(result.errors)") }
+        return try ImageDecoder.decodePhoto(at: out).primary
+    }
+
+    /// The mean absolute difference of two same-sized images' samples.
+    public static func meanDifference(_ a: PixelImage, _ b: PixelImage) -> Double {
+        precondition(a.byteCount == b.byteCount && a.format == .uint8 && b.format == .uint8)
+        let x = a.data.assumingMemoryBound(to: UInt8.self), y = b.data.assumingMemoryBound(to: UInt8.self)
+        var total = 0
+        for index in 0..<a.byteCount { total += abs(Int(x[index]) - Int(y[index])) }
+        return Double(total) / Double(max(1, a.byteCount))
+    }
 }
