@@ -83,10 +83,13 @@ let package = Package(
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
         // and above it photos with their auxiliary images, HEVC through libheif.
         .target(name: "MatteboxISOBMFF"),
-        .target(name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "CHeif", "CHeifShim"]),
+        // The syntaxes metadata is stored in: XMP as RDF/XML, JPEG marker segments.
+        .target(name: "MatteboxMetadata", dependencies: ["MatteboxRuntime"]),
+        .target(
+            name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "CHeif", "CHeifShim"]),
         .target(
             name: "MatteboxImageIO",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "CVipsShim", "CTurboJPEG"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxMetadata", "CVipsShim", "CTurboJPEG"]),
         .target(
             name: "MatteboxPluginHost",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "CMatteboxPluginABI"]),
@@ -103,7 +106,7 @@ let package = Package(
             name: "MatteboxCapture",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "CV4L2", "Yams"]),
         // Movies: camera frames to H.264/HEVC in MP4 or MOV (FFmpeg), Live Photo movies and Motion Photos.
-        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"]),
+        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "MatteboxMetadata", "CMovieShim"]),
         // Composition: a capture session's photos through the pipeline runner to the writer.
         .target(
             name: "MatteboxCaptureService",
@@ -133,7 +136,7 @@ let package = Package(
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF",
                 "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
-                "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "CMatteboxPluginABI",
+                "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "MatteboxMetadata", "CMatteboxPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -160,7 +163,7 @@ let package = Package(
             name: "MatteboxFuzzTargets",
             dependencies: [
                 "MatteboxCore", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxImageIO", "MatteboxMovie", "MatteboxPipeline",
-                "MatteboxServer", "MatteboxVision",
+                "MatteboxServer", "MatteboxVision", "MatteboxMetadata",
             ],
             path: "Tests/Fuzz/Targets"),
         .target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"),
@@ -176,6 +179,7 @@ let package = Package(
         .testTarget(name: "MatteboxPressureTests", dependencies: ["MatteboxPressure", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore"]),
         .testTarget(name: "MatteboxISOBMFFTests", dependencies: ["MatteboxISOBMFF"]),
+        .testTarget(name: "MatteboxMetadataTests", dependencies: ["MatteboxMetadata"]),
         .testTarget(name: "MatteboxMovieTests", dependencies: ["MatteboxMovie", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK"]),

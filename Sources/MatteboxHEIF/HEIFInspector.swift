@@ -2,6 +2,7 @@ import Foundation
 import CHeif
 import MatteboxCore
 import MatteboxISOBMFF
+import MatteboxMetadata
 import MatteboxRuntime
 
 /// What `mattebox inspect` reports about a HEIF file: the primary image, its
@@ -117,7 +118,7 @@ public enum HEIFInspector {
                 HEIFSummary.Auxiliary(
                     image: try image(id, in: container, orientation: displayOrientation(of: id, in: container, primary: orientation)), type: urn,
                     role: AuxiliaryType.role(for: urn, depth: depth).rawValue, depth: depth,
-                    xmpAuxiliaryImageType: auxXMP.flatMap { attribute("apdi:AuxiliaryImageType", in: $0) },
+                    xmpAuxiliaryImageType: auxXMP.flatMap { try? XMPPacket($0).value(.appleAuxiliaryImageType) },
                     xmpBytes: auxXMP?.count))
         }
         let thumbnailID = container.items(referencing: primaryID, by: "thmb").first
@@ -173,31 +174,8 @@ public enum HEIFInspector {
         }
     }
 
-    /// `prefix:Name="value"` or `<prefix:Name>value<` in an XMP packet.
-    static func attribute(_ name: String, in xmp: Data) -> String? {
-        let text = String(decoding: xmp, as: UTF8.self)
-        for (open, close) in [("\(name)=\"", "\""), ("<\(name)>", "<")] {
-            if let start = text.range(of: open), let end = text[start.upperBound...].range(of: close) {
-                return String(text[start.upperBound..<end.lowerBound])
-            }
-        }
-        return nil
-    }
-
-    /// The namespace prefixes an XMP packet declares (`xmlns:apdi=...` gives "apdi").
-    public static func namespaces(_ xmp: Data) -> [String] {
-        let text = String(decoding: xmp, as: UTF8.self)
-        var found: [String] = []
-        var rest = text[...]
-        while let range = rest.range(of: "xmlns:") {
-            let name = rest[range.upperBound...].prefix { $0 != "=" && !$0.isWhitespace }
-            if !name.isEmpty, !["x", "rdf"].contains(String(name)), !found.contains(String(name)) {
-                found.append(String(name))
-            }
-            rest = rest[range.upperBound...]
-        }
-        return found
-    }
+    /// The namespace prefixes an XMP packet declares (`xmlns:apdi=...` gives "apdi"); none when it is not readable XMP.
+    public static func namespaces(_ xmp: Data) -> [String] { (try? XMPPacket(xmp))?.namespacePrefixes ?? [] }
 }
 
 extension HEIFInspector {

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxMetadata
 import MatteboxRuntime
 
 /// One file format photos are read from and (for some) written to: the seam

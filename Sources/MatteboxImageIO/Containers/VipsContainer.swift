@@ -2,6 +2,7 @@ import CVipsShim
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxMetadata
 import MatteboxRuntime
 
 /// The formats libvips reads (and, for JPEG and PNG, writes) for Mattebox:

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxMetadata
 import MatteboxMovie
 import MatteboxRuntime
 
@@ -43,9 +44,8 @@ struct LivePhotoInspection: Encodable {
             let found = file.range(of: movie, options: .backwards),
             let summary = try? MovieInspector.inspect(Array(movie), name: "\(url.path) (Motion Photo movie)")
         {
-            let text = xmp.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            report.motionPhoto = EmbeddedMovie(
-                offset: found.lowerBound, length: movie.count, presentationTimestampUs: presentationTimestamp(in: text), movie: summary)
+            let timestamp = xmp.flatMap { try? XMPPacket($0).value(.motionPhotoPresentationTimestampUs) }.flatMap { Int64($0) }
+            report.motionPhoto = EmbeddedMovie(offset: found.lowerBound, length: movie.count, presentationTimestampUs: timestamp, movie: summary)
         }
         return report
     }
@@ -54,11 +54,6 @@ struct LivePhotoInspection: Encodable {
     static func sibling(of still: URL) -> URL? {
         let folder = still.deletingLastPathComponent()
         return LivePhotoMovies(folder: folder).movie(for: still.lastPathComponent).map { folder.appendingPathComponent($0) }
-    }
-
-    private static func presentationTimestamp(in xmp: String) -> Int64? {
-        guard let range = xmp.range(of: #"MotionPhotoPresentationTimestampUs(="|>)\s*-?\d+"#, options: .regularExpression) else { return nil }
-        return Int64(xmp[range].drop { !$0.isNumber && $0 != "-" }.filter { $0.isNumber || $0 == "-" })
     }
 
     var lines: [String] {

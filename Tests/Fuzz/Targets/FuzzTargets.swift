@@ -7,6 +7,7 @@ import MatteboxMovie
 import MatteboxPipeline
 import MatteboxServer
 import MatteboxVision
+import MatteboxMetadata
 
 /// Every parser Mattebox wrote itself, each as a function of arbitrary bytes,
 /// as libFuzzer (`make fuzz`) and the regression replay (`FuzzRegressionTests`)
@@ -61,7 +62,9 @@ public enum FuzzTargets {
     /// A Motion Photo's XMP (Google's Camera and Container namespaces) and the JPEG it describes.
     static func motionPhotoXMP(_ bytes: [UInt8]) {
         let xmp = Data(bytes)
-        _ = MotionPhotoTrailer.movieLength(String(decoding: bytes, as: UTF8.self))
+        _ = MotionPhotoTrailer.movieLength(xmp)
+        // Whatever reads, writes back and reads again.
+        if let packet = try? XMPPacket(xmp) { _ = try? XMPPacket(packet.data) }
         _ = MotionPhotoTrailer.range(in: bytes, xmp: xmp)
         _ = MotionPhotoTrailer.describing(xmp, primaryMime: "image/jpeg", padding: 0, movieLength: 1000)
     }

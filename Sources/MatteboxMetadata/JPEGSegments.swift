@@ -1,15 +1,23 @@
 import Foundation
+import MatteboxRuntime
 
-/// The marker segments before a JPEG's scan that Mattebox does not model
-/// (IPTC, extended XMP, MPF, comments, other APPn), so they can be carried
+/// A JPEG's marker segments before its scan: the one walker of them. EXIF and
+/// XMP are put in or replaced here (`replacingAPP1`); the segments Mattebox
+/// does not model (IPTC, extended XMP, MPF, comments, other APPn) are carried
 /// into a JPEG that is encoded again, or named when an output cannot hold them.
 package enum JPEGSegments {
+    package static let exifHeader = Array("Exif\0\0".utf8)
+    package static let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
     /// One segment, marker and length included.
     package struct Segment {
-        let marker: UInt8
-        let bytes: ArraySlice<UInt8>
+        package let marker: UInt8
+        package let bytes: ArraySlice<UInt8>
 
-        func starts(with text: String) -> Bool { bytes.dropFirst(4).starts(with: Array(text.utf8)) }
+        package func starts(with text: String) -> Bool { bytes.dropFirst(4).starts(with: Array(text.utf8)) }
+        package func starts(with header: [UInt8]) -> Bool { bytes.dropFirst(4).starts(with: header) }
+        /// What follows the marker and length.
+        package var payload: ArraySlice<UInt8> { bytes.dropFirst(4) }
 
         /// What it is, for notes; nil for what every JPEG writer makes anew
         /// (JFIF, EXIF, the standard XMP, ICC, Adobe's colour transform).
@@ -28,7 +36,7 @@ package enum JPEGSegments {
         }
 
         /// MPF points at images after the scan: they belong to the file's own encoding.
-        var isMPF: Bool { marker == 0xE2 && starts(with: "MPF\0") }
+        package var isMPF: Bool { marker == 0xE2 && starts(with: "MPF\0") }
     }
 
     /// The segments between SOI and the scan.
@@ -55,7 +63,7 @@ package enum JPEGSegments {
     /// `encoded` (a JPEG written anew) with `original`'s unmodelled segments
     /// put in after its own APPn segments, except MPF, whose secondary images
     /// stay with the original encoding; returns what was left out.
-    static func carry(from original: [UInt8], into encoded: Data) -> (Data, dropped: [String]) {
+    package static func carry(from original: [UInt8], into encoded: Data) -> (Data, dropped: [String]) {
         let carried = segments(of: original).filter { $0.kind != nil && !$0.isMPF }
         let dropped = segments(of: original).filter(\.isMPF).compactMap(\.kind)
         let bytes = [UInt8](encoded)
@@ -77,5 +85,47 @@ package enum JPEGSegments {
         let mpf = segments(of: jpeg).filter(\.isMPF)
         guard let first = mpf.first else { return jpeg }
         return Array(jpeg[..<first.bytes.startIndex]) + Array(jpeg[first.bytes.endIndex...])
+    }
+
+    /// The payload of the first APP1 segment that starts with `header`, header included.
+    package static func app1Payload(startingWith header: [UInt8], in jpeg: [UInt8]) -> ArraySlice<UInt8>? {
+        segments(of: jpeg).first { $0.marker == 0xE1 && $0.starts(with: header) }?.payload
+    }
+
+    /// `jpeg` with the APP1 segments whose payload starts with `header`
+    /// replaced by one holding `payload` (removed when nil): in the first
+    /// one's place, or, when there was none, after JFIF's APP0 (and after the
+    /// EXIF segment, which readers expect first). Every other segment, the scan
+    /// and what follows it are kept byte for byte. `what` names it in errors.
+    package static func replacingAPP1(startingWith header: [UInt8], with payload: [UInt8]?, in jpeg: [UInt8], what: String) throws -> [UInt8] {
+        if let payload, payload.count + 2 > 0xFFFF {
+            throw MatteboxError("the \(what) (\(payload.count) bytes) is larger than a JPEG APP1 segment can hold")
+        }
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { throw MatteboxError("the JPEG has no start-of-image marker") }
+        let replacement = payload.map { [0xFF, 0xE1, UInt8(($0.count + 2) >> 8), UInt8(($0.count + 2) & 0xFF)] + $0 } ?? []
+        let all = segments(of: jpeg)
+        let matches = { (segment: Segment) in segment.marker == 0xE1 && segment.starts(with: header) }
+        var output: [UInt8] = [0xFF, 0xD8]
+        var placed = false
+        if !all.contains(where: matches) {
+            // No segment to replace: after the leading APP0s (and EXIF, for anything else).
+            let leading = all.prefix { $0.marker == 0xE0 || (header != exifHeader && $0.marker == 0xE1 && $0.starts(with: exifHeader)) }
+            for segment in leading { output += segment.bytes }
+            output += replacement
+            placed = true
+            for segment in all.dropFirst(leading.count) { output += segment.bytes }
+        } else {
+            for segment in all {
+                if matches(segment) {
+                    if !placed { output += replacement }
+                    placed = true
+                } else {
+                    output += segment.bytes
+                }
+            }
+        }
+        let scan = all.last.map(\.bytes.endIndex) ?? 2
+        output += jpeg[scan...]
+        return output
     }
 }
