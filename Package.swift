@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // Mattebox: capture photos with auxiliary mattes and post-process them through
 // dynamically loaded processor plugins. See README.md for the tour.
 import PackageDescription
@@ -126,7 +126,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // The page's HTML, CSS and JavaScript are files there, embedded at build time.
+            exclude: ["Page/Assets"],
+            plugins: ["EmbedFilesPlugin"]),
+        // Build tools: files embedded into a module as Swift strings.
+        .executableTarget(name: "embed-files", path: "BuildTools/EmbedFiles"),
+        .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["embed-files"], path: "BuildTools/EmbedFilesPlugin"),
         .target(
             name: "MatteboxEvaluation",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),

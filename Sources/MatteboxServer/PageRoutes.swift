@@ -9,13 +9,16 @@ extension CameraApp {
     /// The page and its script and style, the live preview, and the event stream.
     func addPageRoutes(to router: Router<AppRequestContext>) {
         let policy = self.policy
+        // The files in Page/Assets, embedded at build time by BuildTools/EmbedFiles.
+        let page = EmbeddedFiles.byName["app.html"] ?? "", script = EmbeddedFiles.byName["app.js"] ?? ""
+        let style = EmbeddedFiles.byName["app.css"] ?? ""
         router.get("/") { _, _ in
             // The token sits in the page, which only this origin can read; the script sends it back as a header.
-            let html = AppPage.html.replacingOccurrences(of: "{{TOKEN}}", with: policy.token)
+            let html = page.replacingOccurrences(of: "{{TOKEN}}", with: policy.token)
             return Self.asset(html, type: "text/html; charset=utf-8")
         }
-        router.get("/app.js") { _, _ in Self.asset(AppPage.script, type: "text/javascript; charset=utf-8") }
-        router.get("/app.css") { _, _ in Self.asset(AppPage.style, type: "text/css; charset=utf-8") }
+        router.get("/app.js") { _, _ in Self.asset(script, type: "text/javascript; charset=utf-8") }
+        router.get("/app.css") { _, _ in Self.asset(style, type: "text/css; charset=utf-8") }
 
         let preview = self.preview
         router.get("/preview.mjpg") { _, _ -> Response in

@@ -114,10 +114,20 @@ def run(mattebox, artifacts, chromium):
             page.on("response", lambda response: print(f"  HTTP {response.status}: {response.url}") if response.status >= 400 and response.status != 401 else None)
             movie_statuses = {}  # each movie's first answer: Chromium asks media for a byte range
             page.on("response", lambda response: movie_statuses.setdefault(response.url, response.status) if "/movie?" in response.url else None)
+            # The page's own script must run clean: a syntax or runtime error, or an error it logs, fails the test.
+            page_errors = []
+            page.on("pageerror", lambda error: page_errors.append(f"page error: {error}"))
+            page.on("console", lambda message: page_errors.append(f"console {message.type}: {message.text}")
+                    if message.type == "error" and "401" not in message.text else None)
             page.goto(url + "/")
             expect(page.get_by_test_id("shutter")).to_be_enabled(timeout=20000)
             token = page.locator('meta[name="mattebox-token"]').get_attribute("content")
             headers = {"X-Mattebox-Token": token}
+            # What the server sends is the repository's files, embedded at build time.
+            assets = ROOT / "Sources" / "MatteboxServer" / "Page" / "Assets"
+            for name in ["app.js", "app.css"]:
+                served = page.request.get(url + "/" + name).text()
+                check(served == (assets / name).read_text(), f"/{name} is not {assets / name}")
 
             # The preview moves: the replay camera alternates two pictures every 12 frames.
             first = wait_for(lambda: (s := preview_signature(page))["width"] > 0 and s, 10, "the preview never showed a frame")
@@ -316,6 +326,7 @@ def run(mattebox, artifacts, chromium):
             check(admitted.ok, f"the token did not admit the client: {admitted.status}")
             expect(outsider.get_by_test_id("shutter")).to_be_enabled(timeout=20000)
             shot(outsider, "admitted-with-token")
+            check(not page_errors, "the page's script reported errors:\n  " + "\n  ".join(page_errors))
             browser.close()
     finally:
         server.terminate()
