@@ -7,7 +7,7 @@ import MatteboxRuntime
 /// The `mattebox` command: process photos through plugin pipelines and manage
 /// the plugins they use.
 @main
-struct Mattebox: ParsableCommand {
+struct Mattebox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mattebox",
         abstract: "Capture photos with auxiliary mattes and post-process them through plugin pipelines.",
@@ -30,7 +30,7 @@ struct Mattebox: ParsableCommand {
     /// an error from a subcommand shows that subcommand's usage (not the
     /// root's); an unknown command (or `help UNKNOWN`) fails with a
     /// suggestion; command-line mistakes exit 64 and everything else 1.
-    static func main() {
+    static func main() async {
         let arguments = CommandLine.arguments.dropFirst().flatMap(splittingAttachedCount)
         // Answered here, not through the configuration, so that only --version loads the
         // vision library to ask OpenCV's version; every other command starts without it.
@@ -50,7 +50,12 @@ struct Mattebox: ParsableCommand {
             exit(withError: error)
         }
         do {
-            try command.run()
+            // Commands that wait on a camera or a server are async; the rest run as they are.
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let error as ValidationError {
             // A mistake on the command line found while running: this subcommand's usage, exit 64.
             let subcommand = type(of: command)

@@ -87,63 +87,63 @@ final class LivePhotoCollector: @unchecked Sendable {
 /// preview, which skips): the movie being recorded, the Live Photo pre-roll
 /// and the Live Photos gathering their after-press frames. It outlives stream
 /// restarts, so a recording continues when the stream is reopened.
-// Unchecked: taps behind an NSLock.
-final class FrameTaps: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recording: (any MovieRecording)?
-    private var recordingLimit: UInt64?
-    private var recordingStart: UInt64?
-    private var onLimit: (@Sendable () -> Void)?
-    private var preRoll: LivePhotoPreRoll?
-    private var compact: (@Sendable (CapturedFrame) -> CapturedFrame)?
-    private var collectors: [UUID: LivePhotoCollector] = [:]
+final class FrameTaps: Sendable {
+    private struct Taps {
+        var recording: (any MovieRecording)?
+        var recordingLimit: UInt64?
+        var recordingStart: UInt64?
+        var onLimit: (@Sendable () -> Void)?
+        var preRoll: LivePhotoPreRoll?
+        var compact: (@Sendable (CapturedFrame) -> CapturedFrame)?
+        var collectors: [UUID: LivePhotoCollector] = [:]
+    }
+
+    private let taps = Mutex(Taps())
 
     /// Routes frames to `recording`; after `limit` seconds of frames, stops routing and calls `onLimit` once.
     func setRecording(_ recording: (any MovieRecording)?, limit: Double? = nil, onLimit: (@Sendable () -> Void)? = nil) {
-        lock.withLock {
-            self.recording = recording
-            recordingLimit = limit.map { UInt64($0 * 1e9) }
-            recordingStart = nil
-            self.onLimit = onLimit
+        taps.withLock { taps in
+            taps.recording = recording
+            taps.recordingLimit = limit.map { UInt64($0 * 1e9) }
+            taps.recordingStart = nil
+            taps.onLimit = onLimit
         }
     }
 
     func setPreRoll(_ preRoll: LivePhotoPreRoll?, compact: (@Sendable (CapturedFrame) -> CapturedFrame)?) {
-        lock.withLock {
-            self.preRoll = preRoll
-            self.compact = compact
+        taps.withLock { taps in
+            taps.preRoll = preRoll
+            taps.compact = compact
         }
     }
 
-    var preRollBytes: Int { lock.withLock { preRoll?.byteCount ?? 0 } }
-    var preRollSeconds: Double { lock.withLock { preRoll?.heldSeconds ?? 0 } }
+    var preRollBytes: Int { taps.withLock { $0.preRoll?.byteCount ?? 0 } }
+    var preRollSeconds: Double { taps.withLock { $0.preRoll?.heldSeconds ?? 0 } }
 
-    func add(_ collector: LivePhotoCollector) { lock.withLock { collectors[collector.id] = collector } }
-    func remove(_ collector: LivePhotoCollector) { lock.withLock { collectors[collector.id] = nil } }
+    func add(_ collector: LivePhotoCollector) { taps.withLock { $0.collectors[collector.id] = collector } }
+    func remove(_ collector: LivePhotoCollector) { taps.withLock { $0.collectors[collector.id] = nil } }
 
     /// The stream stopped: Live Photos waiting for frames get what they have.
     func streamStopped() {
-        let (collectors, preRoll) = lock.withLock { (Array(self.collectors.values), self.preRoll) }
+        let (collectors, preRoll) = taps.withLock { (Array($0.collectors.values), $0.preRoll) }
         for collector in collectors { collector.close() }
         preRoll?.removeAll()
     }
 
     func send(_ frame: CapturedFrame) {
-        var fireLimit: (@Sendable () -> Void)?
-        let (recording, preRoll, compact, collectors) = lock.withLock { () -> (
-            (any MovieRecording)?, LivePhotoPreRoll?, (@Sendable (CapturedFrame) -> CapturedFrame)?, [LivePhotoCollector]
-        ) in
-            var target = self.recording
-            if target != nil, let limit = recordingLimit {
-                let start = recordingStart ?? frame.timestamp
-                recordingStart = start
+        let (recording, fireLimit, preRoll, compact, collectors) = taps.withLock { taps in
+            var target = taps.recording
+            var fireLimit: (@Sendable () -> Void)?
+            if target != nil, let limit = taps.recordingLimit {
+                let start = taps.recordingStart ?? frame.timestamp
+                taps.recordingStart = start
                 if frame.timestamp &- start >= limit {
                     target = nil
-                    fireLimit = onLimit
-                    onLimit = nil
+                    fireLimit = taps.onLimit
+                    taps.onLimit = nil
                 }
             }
-            return (target, self.preRoll, self.compact, Array(self.collectors.values))
+            return (target, fireLimit, taps.preRoll, taps.compact, Array(taps.collectors.values))
         }
         recording?.append(frame)
         fireLimit?()

@@ -14,7 +14,7 @@ import MatteboxRuntime
 /// there is none), runs each through the pipeline and writes it, while a
 /// live-view stream runs as a UI's would; prints each photo's shutter-to-file
 /// time and the preview frame rate.
-struct CaptureCommand: ParsableCommand {
+struct CaptureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture",
         abstract: "Take photos from a camera, run them through a pipeline, and write them.",
@@ -146,7 +146,7 @@ struct CaptureCommand: ParsableCommand {
         return live && liveFormat != MovieFileOutput.LivePhotoFormat.apple.rawValue ? .jpeg : nil
     }
 
-    func run() throws {
+    func run() async throws {
         let cameras = try sources.discover()
         let camera = try self.camera.choose(from: cameras)
         // rpicam-still's exposure flags, onto the camera's V4L2 controls; a camera without one refuses, naming it.
@@ -162,7 +162,7 @@ struct CaptureCommand: ParsableCommand {
                     directory: directory, settings: MovieSettings(codec: MovieSettings.Codec(rawValue: liveCodec)!),
                     livePhotoFormat: MovieFileOutput.LivePhotoFormat(rawValue: liveFormat)!) : nil,
             pressureMonitor: ignorePressure ? nil : PressureMonitor())
-        let report = try runBlocking { try await shoot(session, camera: camera) }
+        let report = try await shoot(session, camera: camera)
         if json { return try JSONOutput.print(report) }
         guard !verbosity.quiet else { return }  // -q: nothing but errors
         for photo in report.photos {

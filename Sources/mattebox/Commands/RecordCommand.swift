@@ -10,7 +10,7 @@ import MatteboxRuntime
 
 /// `mattebox record`: records a movie from a camera (AVCam's movie mode)
 /// through FFmpeg, until --duration, Ctrl-C, an unplug or a thermal shutdown.
-struct RecordCommand: ParsableCommand {
+struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record a movie from a camera (H.264 or HEVC in MP4 or MOV).",
@@ -67,7 +67,7 @@ struct RecordCommand: ParsableCommand {
         var movie: RecordedMovie
     }
 
-    func run() throws {
+    func run() async throws {
         let cameras = try sources.discover()
         let camera = try self.camera.choose(from: cameras)
         let directory = URL(fileURLWithPath: output)
@@ -81,7 +81,7 @@ struct RecordCommand: ParsableCommand {
             pressureMonitor: ignorePressure ? nil : PressureMonitor())
         // Past a file-size limit, a write should fail (EFBIG) and the movie be kept, not the process killed.
         signal(SIGXFSZ, SIG_IGN)
-        let report = try runBlocking { try await record(session, camera: camera, settings: settings) }
+        let report = try await record(session, camera: camera, settings: settings)
         let movie = report.movie
         if json {
             try JSONOutput.print(report)

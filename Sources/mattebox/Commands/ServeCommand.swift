@@ -8,7 +8,7 @@ import MatteboxRuntime
 import MatteboxServer
 
 /// `mattebox serve`: the camera app in a browser.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "The camera app: live preview, shutter, camera controls and a photo library in a browser.",
@@ -63,7 +63,7 @@ struct ServeCommand: ParsableCommand {
         return host.isEmpty ? nil : (host, port)
     }
 
-    func run() throws {
+    func run() async throws {
         let (host, port) = Self.split(listen)!
         let cameras = try sources.discover()
         let chosen = try camera.choose(from: cameras)
@@ -83,18 +83,16 @@ struct ServeCommand: ParsableCommand {
             registry: PluginRegistry.discoverForThisExecutable(), pressureMonitor: ignorePressure ? nil : PressureMonitor())
         let policy = app.policy
         let pipelineName = pipelineSource.path
-        try runBlocking {
-            try await app.run { address in
-                let shown = address.contains(":") && address.split(separator: ":").count > 2 ? "[\(address)]" : address
-                var lines = ["Mattebox camera app: http://\(shown)/  (library \(folder.path), pipeline \(pipelineName))"]
-                if policy.mustAnnounceToken {
-                    lines.append("Clients beyond this machine need the token; open http://\(shown)/?token=\(policy.token)")
-                } else if !policy.listensOnLoopbackOnly {
-                    lines.append("Clients beyond this machine need the token given with --token (open /?token=...)")
-                }
-                print(lines.joined(separator: "\n"))
-                fflush(nil)
+        try await app.run { address in
+            let shown = address.contains(":") && address.split(separator: ":").count > 2 ? "[\(address)]" : address
+            var lines = ["Mattebox camera app: http://\(shown)/  (library \(folder.path), pipeline \(pipelineName))"]
+            if policy.mustAnnounceToken {
+                lines.append("Clients beyond this machine need the token; open http://\(shown)/?token=\(policy.token)")
+            } else if !policy.listensOnLoopbackOnly {
+                lines.append("Clients beyond this machine need the token given with --token (open /?token=...)")
             }
+            print(lines.joined(separator: "\n"))
+            fflush(nil)
         }
     }
 }
