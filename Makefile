@@ -9,9 +9,10 @@ BIN_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 
 DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev libheif-examples \
 	libopencv-dev opencv-data opencv-doc libimage-exiftool-perl patchelf python3-pip python3-venv python3-onnx python3-opencv libturbojpeg0-dev \
-	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
+	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg \
+	slurmctld slurmd slurm-client munge
 
-.PHONY: all release man deps build models test test-browser fuzz fuzz-ci check-layers check-plugins demo bench bench-quality install uninstall samples clean
+.PHONY: all release man deps build models test test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 
@@ -46,12 +47,19 @@ models: build
 	$(BIN_DIR)/mattebox models install
 
 ## test: build everything, check the module layering, run every test (the plugins must exist first),
-## the converted face mesh against TensorFlow Lite (Tests/Models/run.sh), then the camera app in a real browser (test-browser)
+## the converted face mesh against TensorFlow Lite (Tests/Models/run.sh), the camera app in a real browser (test-browser),
+## the cluster samples on a real one-node Slurm cluster and against the Kubernetes Job schema (test-cluster), and fuzz-ci
 test: build check-layers
 	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
 	Tests/Models/run.sh $(BIN_DIR)/mattebox
 	Tests/Browser/run.sh $(BIN_DIR)/mattebox
+	Tests/Cluster/run.sh $(BIN_DIR)
 	$(MAKE) fuzz-ci
+
+## test-cluster: Samples/deploy/slurm-array.sh as a 4-task array on a one-node Slurm cluster (a task killed and
+## resubmitted; needs root), and the Kubernetes Indexed Job checked against the Job schema (Tests/Cluster/run.sh)
+test-cluster: build
+	Tests/Cluster/run.sh $(BIN_DIR)
 
 ## fuzz: every parser Mattebox wrote under libFuzzer and AddressSanitizer, 1,000,000 executions a
 ## target (at most 15 minutes each); a crash's input lands in Tests/Fuzz/Regressions (see Tests/Fuzz/run.sh)
@@ -170,6 +178,7 @@ install:
 		$(INSTALL_ROOT)/share/bash-completion/completions $(INSTALL_ROOT)/share/zsh/site-functions \
 		$(INSTALL_ROOT)/share/fish/vendor_completions.d
 	install -m 755 $(INSTALL_BIN)/mattebox $(INSTALL_ROOT)/bin/mattebox
+	install -m 755 Samples/deploy/mattebox-shard $(INSTALL_ROOT)/bin/mattebox-shard
 	for p in $(PLUGINS); do install -m 644 $(INSTALL_BIN)/libMattebox$$p.so $(INSTALL_ROOT)/lib/mattebox/plugins-1/; done
 	install -m 644 $(INSTALL_BIN)/libMatteboxCVision.so $(INSTALL_ROOT)/lib/mattebox/libMatteboxCVision.so
 	for lib in $$(ldd $(INSTALL_BIN)/mattebox $(patsubst %,$(INSTALL_BIN)/libMattebox%.so,$(PLUGINS)) \
@@ -191,7 +200,7 @@ install:
 
 ## uninstall: remove what `make install` put into $(PREFIX)
 uninstall:
-	rm -f $(INSTALL_ROOT)/bin/mattebox $(INSTALL_ROOT)/include/mattebox/plugin.h $(INSTALL_ROOT)/lib/pkgconfig/mattebox-plugin.pc \
+	rm -f $(INSTALL_ROOT)/bin/mattebox $(INSTALL_ROOT)/bin/mattebox-shard $(INSTALL_ROOT)/include/mattebox/plugin.h $(INSTALL_ROOT)/lib/pkgconfig/mattebox-plugin.pc \
 		$(INSTALL_ROOT)/share/bash-completion/completions/mattebox $(INSTALL_ROOT)/share/zsh/site-functions/_mattebox \
 		$(INSTALL_ROOT)/share/fish/vendor_completions.d/mattebox.fish $(INSTALL_ROOT)/share/man/man1/mattebox*.1
 	rm -rf $(INSTALL_ROOT)/lib/mattebox $(INSTALL_ROOT)/share/mattebox

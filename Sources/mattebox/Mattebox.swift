@@ -23,7 +23,7 @@ struct Mattebox: AsyncParsableCommand {
         subcommands: [
             ProcessCommand.self, RenderCommand.self, ExportCommand.self, InspectCommand.self, DepthCommand.self, CalibrateCommand.self,
             EvaluateCommand.self, PluginsCommand.self, PipelineCommand.self, DevicesCommand.self, CaptureCommand.self,
-            RecordCommand.self,            ControlsCommand.self, ServeCommand.self, ThermalCommand.self, ModelsCommand.self, WorkerCommand.self, InferenceServerCommand.self,
+            RecordCommand.self, ControlsCommand.self, ReportCommand.self, ServeCommand.self, ThermalCommand.self, ModelsCommand.self, WorkerCommand.self, InferenceServerCommand.self,
         ])
 
     /// Parses and runs like ArgumentParser's own `main`, with three differences:

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxRuntime
@@ -190,6 +191,63 @@ import Testing
                     == Data(contentsOf: sharded.appendingPathComponent(path)), "\(path)")
         }
         #expect(mattebox(["process", inputs.path, "-o", sharded.path, "--shard", "4/4"]).errors.contains("--shard"))
+    }
+
+    /// Four shards running at the same time into one folder, as a cluster runs them: names that
+    /// collide (a.jpg, a.png and a.tif all become a HEIC) are chosen the same way by every shard,
+    /// each shard appends only to its own manifest, nothing partial stays, and the reports merge.
+    @Test func fourShardsAtOnceShareOneOutputFolderSafely() throws {
+        let inputs = folder.appendingPathComponent("in"), output = folder.appendingPathComponent("out")
+        for index in 0..<12 { try writeJPEG("p\(index).jpg", width: 60 + index, under: inputs) }
+        for format in [OutputFormat.jpeg, .png] {
+            let photo = Photo(primary: TestImages.pattern(width: 80, height: 60))
+            try AtomicFile.write(try ImageEncoder.encode(photo, as: format), to: inputs.appendingPathComponent("a.\(format.fileExtension)"))
+        }
+        #expect(TestEnvironment.run(["vips", "copy", inputs.appendingPathComponent("a.png").path, inputs.appendingPathComponent("a.tif").path]).status == 0)
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]).write(to: inputs.appendingPathComponent("broken.jpg"))
+        let originals = try FileManager.default.contentsOfDirectory(atPath: inputs.path).sorted().map {
+            ($0, try Data(contentsOf: inputs.appendingPathComponent($0)))
+        }
+        // All four started together, each on its own thread waiting for its own process.
+        let results = Mutex<[Int: TestEnvironment.CommandResult]>([:])
+        let finished = DispatchGroup()
+        for shard in 0..<4 {
+            finished.enter()
+            Thread { [self] in
+                defer { finished.leave() }
+                let result = mattebox([
+                    "process", inputs.path, "-o", output.path, "--format", "heic", "-j", "2", "--shard", "\(shard)/4", "--resume",
+                    "--report", output.appendingPathComponent("reports/shard-\(shard).json").path,
+                ])
+                results.withLock { $0[shard] = result }
+            }.start()
+        }
+        finished.wait()
+        let byShard = results.withLock { $0 }
+        #expect(byShard.values.filter { $0.status == 1 }.count == 1, "exactly one shard holds broken.jpg: \(byShard.mapValues(\.status))")
+        #expect(byShard.values.allSatisfy { $0.status == 0 || $0.status == 1 }, "\(byShard.mapValues(\.errors))")
+
+        let written = files(under: output).filter { !$0.hasPrefix(".") && !$0.hasPrefix("reports/") }
+        #expect(written == (["a.heic", "a-2.heic", "a-3.heic"] + (0..<12).map { "p\($0).heic" }).sorted(), "\(written)")
+        for name in written { #expect(TestEnvironment.run(["heif-info", output.appendingPathComponent(name).path]).status == 0, "\(name)") }
+        let hidden = files(under: output).filter { $0.hasPrefix(".") }
+        #expect(hidden == (0..<4).map { ".mattebox-manifest-shard-\($0)-of-4.jsonl" }, "one manifest per shard, nothing partial: \(hidden)")
+        for name in hidden {
+            let lines = try String(contentsOf: output.appendingPathComponent(name), encoding: .utf8).split(separator: "\n")
+            #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "a torn line in \(name)")
+        }
+        #expect(try originals.allSatisfy { try Data(contentsOf: inputs.appendingPathComponent($0.0)) == $0.1 }, "an original changed")
+
+        let reports = (0..<4).map { output.appendingPathComponent("reports/shard-\($0).json").path }
+        let merged = mattebox(["report", "merge", "--json"] + reports)
+        #expect(merged.status == 1, "one photo failed: \(merged.errors)")
+        let summary = try JSONSerialization.jsonObject(with: Data(merged.output.utf8)) as? [String: Any] ?? [:]
+        #expect(summary["total"] as? Int == 16 && summary["succeeded"] as? Int == 15 && summary["failed"] as? Int == 1, "\(summary)")
+        #expect((summary["missingShards"] as? [String])?.isEmpty == true && (summary["listedTwice"] as? [String])?.isEmpty == true)
+        let partial = mattebox(["report", "merge"] + reports.prefix(3))
+        #expect(partial.status == 1 && partial.output.contains("no report from shard 3/4"), "\(partial.output)")
+        let notAReport = mattebox(["report", "merge", inputs.appendingPathComponent("p0.jpg").path])
+        #expect(notAReport.status == 1 && notAReport.errors.contains("p0.jpg is not a Mattebox batch report"), "\(notAReport.errors)")
     }
 
     @Test func thermalPressureLowersHowManyPhotosRunAtOnce() throws {

@@ -67,4 +67,15 @@ import Testing
         #expect(queue == [input])
         #expect(ResumeManifest(outputDirectory: output, shard: nil).ownership(of: output.appendingPathComponent("a.jpg")) == .changedSinceWritten)
     }
+
+    @Test func aLineAppendedAfterATornOneIsKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A run killed mid-line left no line end: the next run's record must not be glued to it.
+        try manifestLines(["{\"stem\":\"a\",\"inputSHA2"])
+        try Data("done".utf8).write(to: output.appendingPathComponent("a.jpg"))
+        try ResumeManifest(outputDirectory: output, shard: nil).record(
+            ResumeManifest.Entry(stem: "a", inputSHA256: try ContentHash.sha256(photoAt: input.url, sidecars: [:]), pipelineSHA256: "p", outputs: ["a.jpg"]))
+        let (queue, skipped) = ResumeManifest(outputDirectory: output, shard: nil).partition([input], pipelineSHA256: "p")
+        #expect(queue.isEmpty && skipped["a"] != nil, "the entry written after the torn line counts")
+    }
 }

@@ -27,6 +27,9 @@ public struct BatchOptions: Sendable, Codable {
     /// Encode the primary while the matte stages run (`PhotoWriter.encodeAhead`):
     /// worth it when a core would otherwise sit idle, so set when fewer photos are in flight than cores.
     public var encodeAhead = false
+    /// `--shard K/N`: the records of what was written go to this shard's own manifest file,
+    /// so shards sharing an output folder never append to the same file.
+    public var shard: BatchShard?
 
     /// The images photos arrive with besides the primary, for pipeline validation.
     public var providedRoles: Set<ImageRole> { sidecarRoles.union(auxiliaryInputs.keys) }
@@ -86,7 +89,7 @@ public struct BatchProcessor: Sendable {
         var writer = PhotoWriter(
             directory: options.outputDirectory, format: options.format, quality: options.quality,
             writeAuxiliaryPNGs: options.writeAuxiliaryPNGs, safety: options.safety,
-            manifest: ResumeManifest(outputDirectory: options.outputDirectory, shard: nil))
+            manifest: ResumeManifest(outputDirectory: options.outputDirectory, shard: options.shard))
         writer.reencode = options.reencode
         self.writer = writer
     }

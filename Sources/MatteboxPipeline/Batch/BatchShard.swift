@@ -3,7 +3,7 @@ import Foundation
 /// `--shard K/N`: a stable 1/N of a batch's photos, chosen by a hash of each
 /// photo's output path, so N machines (a Kubernetes Indexed Job, a Slurm job
 /// array) split one archive with no coordination. K counts from 0.
-public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
+public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible {
     public var index: Int
     public var count: Int
 

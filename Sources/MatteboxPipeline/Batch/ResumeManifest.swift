@@ -146,11 +146,18 @@ public final class ResumeManifest: Sendable {
         line.append(0x0A)
         try entries.withLock { _ in
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-            let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            let descriptor = open(file.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
                 throw MatteboxError("cannot open \(file.path): \(String(cString: strerror(errno)))")
             }
             defer { close(descriptor) }
+            // A run killed mid-line (on a filesystem that tears writes) left a last line without its
+            // end: start on a new line, or this one would be lost with it.
+            var last: UInt8 = 0x0A
+            let end = lseek(descriptor, 0, SEEK_END)
+            if end > 0, pread(descriptor, &last, 1, end - 1) == 1, last != 0x0A {
+                line.insert(0x0A, at: line.startIndex)
+            }
             let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
             guard written == line.count, fsync(descriptor) == 0 else {
                 throw MatteboxError("cannot append to \(file.path): \(String(cString: strerror(errno)))")

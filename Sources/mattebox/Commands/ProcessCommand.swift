@@ -130,6 +130,7 @@ struct ProcessCommand: ParsableCommand {
             throw ValidationError("--aux attaches images to one photo; give exactly one photo with it")
         }
         let inputs = selectedShard.map { shard in all.filter(shard.includes) } ?? all
+        options.shard = selectedShard
         options.safety = OutputSafety(
             existingFiles: replaceOtherFiles ? .replaceAny : overwrite ? .overwrite : noClobber ? .skip : .refuse,
             inputs: Set(all.compactMap { FileIdentity($0.url) }))
