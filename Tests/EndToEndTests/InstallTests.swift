@@ -39,6 +39,11 @@ struct InstallTests {
         #expect(run.status == 0, "\(run.output)\(run.errors)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("orientation-6.jpg").path))
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/bash-completion/completions/mattebox").path))
+        // The cluster samples' one command sits beside mattebox and refuses a short command line.
+        let shard = prefix.appendingPathComponent("bin/mattebox-shard").path
+        #expect(FileManager.default.isExecutableFile(atPath: shard))
+        let shardUsage = TestEnvironment.run([shard], environment: environment)
+        #expect(shardUsage.status == 64 && shardUsage.errors.contains("usage: mattebox-shard"), "\(shardUsage.errors)")
         let pc = try String(contentsOf: prefix.appendingPathComponent("lib/pkgconfig/mattebox-plugin.pc"), encoding: .utf8)
         #expect(pc.contains("prefix=\(prefix.path)"))
 
@@ -46,7 +51,7 @@ struct InstallTests {
             ["/usr/bin/make", "-C", TestEnvironment.packageRoot.path, "uninstall", "PREFIX=\(prefix.path)",
              "INSTALL_BIN=\(TestEnvironment.binDirectory.path)"])
         #expect(uninstall.status == 0, "\(uninstall.errors)")
-        #expect(!FileManager.default.fileExists(atPath: binary))
+        #expect(!FileManager.default.fileExists(atPath: binary) && !FileManager.default.fileExists(atPath: shard))
         #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/mattebox").path))
     }
 }
