@@ -318,6 +318,26 @@ import Testing
         }, "\(after)")
     }
 
+    /// Out of the box: the repository's sample cameras and the portrait-mattes pipeline give the
+    /// app's shutter a photo with a portrait matte and hair and skin mattes (the front camera plays
+    /// a real portrait).
+    @Test func theSampleFrontCameraGivesTheAppsShutterMattes() throws {
+        let app = try ServedApp(pipeline: "portrait-mattes", cameras: TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras.yaml"))
+        let cameras = try app.send("GET", "/api/status").json["cameras"] as? [[String: Any]] ?? []
+        let front = try #require(cameras.first { $0["position"] as? String == "front" }?["id"] as? String)
+        #expect(try app.send("POST", "/api/camera", json: "{\"camera\": \"\(front)\"}", token: true).status == 200)
+        #expect(try Waiting.until {
+            (try app.send("GET", "/api/status").json["session"] as? [String: Any])?["state"] as? String == "running"
+        })
+        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"balanced","format":"heic"}"#, token: true)
+        #expect(shot.status == 200, "\(String(decoding: shot.body, as: UTF8.self))")
+        let photo = app.library.appendingPathComponent(try #require(shot.json["id"] as? String))
+        let inspected = TestEnvironment.run([TestEnvironment.mattebox, "inspect", photo.path, "--json"])
+        let listing = try JSONSerialization.jsonObject(with: Data(inspected.output.utf8)) as? [String: Any]
+        let roles = Set(((listing?["auxiliary"] as? [[String: Any]]) ?? []).compactMap { $0["role"] as? String })
+        #expect(roles.isSuperset(of: ["portraitMatte", "hairMatte", "skinMatte"]), "\(roles): \(String(decoding: shot.body, as: UTF8.self))")
+    }
+
     @Test func anUnpluggedCameraInterruptsAndAReplugResumes() throws {
         let app = try ServedApp()
         #expect(try app.send("POST", "/api/replay/unplug", token: true).status == 200)

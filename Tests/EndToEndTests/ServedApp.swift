@@ -35,13 +35,14 @@ final class ServedApp {
     }
 
     /// `prepare` is given the library folder (made) before the server starts.
-    init(_ extra: [String] = [], pipeline: String = "upright", prepare: (URL) throws -> Void = { _ in }) throws {
+    /// `cameras` replaces the test's own replay cameras (e.g. the repository's Samples/cameras.yaml).
+    init(_ extra: [String] = [], pipeline: String = "upright", cameras: URL? = nil, prepare: (URL) throws -> Void = { _ in }) throws {
         let folder = try TestEnvironment.scratchDirectory("serve")
         library = folder.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
         try prepare(library)
         process = try LineChannelProcess(arguments: [
-            TestEnvironment.mattebox, "serve", "--cameras", try Self.cameras(in: folder).path, "--library", library.path,
+            TestEnvironment.mattebox, "serve", "--cameras", try cameras?.path ?? Self.cameras(in: folder).path, "--library", library.path,
             "--listen", "127.0.0.1:0", "--pipeline", pipeline, "--ignore-pressure",
         ] + extra, environment: TestEnvironment.isolatedFolders)
         let banner = String(decoding: try process.receiveLine(timeout: 60), as: UTF8.self)
