@@ -144,7 +144,10 @@ let package = Package(
                 "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
                 "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "MatteboxMetadata", "CMatteboxPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            // The `plugins new` templates are files there, embedded at build time.
+            exclude: ["Templates/Assets"],
+            plugins: ["EmbedFilesPlugin"]),
 
         .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Orientation"),
         .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Mirroring"),

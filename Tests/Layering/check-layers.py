@@ -73,12 +73,15 @@ def check(package):
     def imports(target):
         path = target.get("path") or ("Tests/" if target["type"] == "test" else "Sources/") + target["name"]
         found = set()
-        for file in glob.glob(path + "/**/*.swift", recursive=True):
+        # Folders the target excludes from its build (embedded files, templates) are not its code.
+        excluded = [os.path.join(path, e) for e in target.get("exclude", [])]
+        files = [f for f in glob.glob(path + "/**/*.swift", recursive=True) if not any(f.startswith(e + "/") for e in excluded)]
+        for file in files:
             for line in open(file, encoding="utf-8"):
                 match = re.match(r"^(?:@_exported |@testable )?import (\w+)", line)
                 if match:
                     found.add(match.group(1))
-        return found & set(targets), bool(glob.glob(path + "/**/*.swift", recursive=True))
+        return found & set(targets), bool(files)
 
     allowed = documented(targets)
     for name in sorted(set(allowed) - set(targets)):

@@ -9,7 +9,7 @@ import MatteboxRuntime
 struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins", abstract: "List and inspect processor plugins.",
-        subcommands: [List.self, Inspect.self, ScanFile.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Inspect.self, New.self, ScanFile.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -43,6 +43,49 @@ struct PluginsCommand: ParsableCommand {
             let libraries = registry.scans.filter(\.isNotAPlugin).count
             if libraries > 0, verbosity.verbose == 0 {
                 print("(\(libraries) other librar\(libraries == 1 ? "y" : "ies") on the search path \(libraries == 1 ? "is" : "are") not a plugin; -v lists them)")
+            }
+        }
+    }
+
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a new plugin folder to build, try and install: C or Swift, with a pipeline and a test photo.",
+            discussion: """
+                The plugin multiplies the primary image by a `gain` parameter, the smallest plugin that \
+                shows the whole cycle; change its process function to do your work. In the folder: \
+                `make` builds it, `make try` runs the test photo through pipeline.yaml, `make install` \
+                copies it where mattebox finds it. A C plugin needs only a C compiler and the ABI \
+                header (pkg-config mattebox-plugin, or this mattebox's own); a Swift plugin builds \
+                against the SDK in a Mattebox checkout (this one's, or --sdk).
+
+                  mattebox plugins new film-grain --lang c
+                  cd film-grain && make try
+                """)
+
+        @OptionGroup var verbosity: Verbosity
+        @Argument(help: "The plugin's name: lower-case words joined by hyphens (the folder and library name).") var name: String
+        @Option(help: "c or swift.") var lang: String = "c"
+        @Option(help: "The plugin id (reverse-DNS; default org.example.NAME).") var id: String?
+        @Option(name: .shortAndLong, help: "The folder to write (default ./NAME); it must not exist.") var output: String?
+        @Option(help: "The Mattebox checkout a Swift plugin builds on (default: the one this mattebox was built in).") var sdk: String?
+
+        func run() throws {
+            guard let language = PluginTemplate.Language(rawValue: lang) else {
+                throw ValidationError("--lang is c or swift, not \(lang)")
+            }
+            let sdkFolder = sdk.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? PluginTemplate.checkout
+            if let sdkFolder, language == .swift,
+                !FileManager.default.fileExists(atPath: sdkFolder.appendingPathComponent("Sources/MatteboxPluginSDK").path)
+            {
+                throw ValidationError("--sdk must be a Mattebox checkout (with Sources/MatteboxPluginSDK): \(sdkFolder.path)")
+            }
+            let template = try PluginTemplate(name: name, id: id, language: language, sdk: sdkFolder)
+            let folder = URL(fileURLWithPath: output ?? name).standardizedFileURL
+            let files = try template.write(to: folder)
+            if !verbosity.quiet {
+                print("Wrote the \(language == .c ? "C" : "Swift") plugin \(template.id) in \(folder.path):")
+                for file in files { print("  \(file)") }
+                print("Next: cd \(folder.path) && make try")
             }
         }
     }
