@@ -124,7 +124,9 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
     public var issues: [Issue]
 
     public var description: String {
-        issues.map { issue in "\(path)\(issue.line.map { ":\($0)" } ?? ""): \(issue.message)" }
+        // An inline pipeline's line numbers are those of the YAML made from it: its messages name the stage instead.
+        let lines = !path.hasPrefix(InlinePipeline.pathPrefix)
+        return issues.map { issue in "\(path)\(lines ? issue.line.map { ":\($0)" } ?? "" : ""): \(issue.message)" }
             .joined(separator: "\n")
     }
 }

@@ -29,10 +29,14 @@ public struct PipelineSource: Sendable, Codable, Equatable {
         path: "(default pipeline)")
 
     /// The pipeline file at `path`, a named pipeline (`portrait-mattes`: a
-    /// file `pipelines/NAME.yaml` in the data folders), or the default when
-    /// there is neither.
+    /// file `pipelines/NAME.yaml` in the data folders), an inline pipeline
+    /// (`orientation ! portrait-matte effort=quality`, `InlinePipeline`), or the
+    /// default when there is none.
     public static func load(_ path: String?) throws -> PipelineSource {
         guard let path else { return .upright }
+        if InlinePipeline.isInline(path) {
+            return PipelineSource(text: try InlinePipeline.yaml(from: path), path: InlinePipeline.pathPrefix + path + "\"")
+        }
         if !FileManager.default.fileExists(atPath: path), !path.contains("/"), !path.hasSuffix(".yaml"), !path.hasSuffix(".yml") {
             let named = Self.named
             guard let url = named[path] else {

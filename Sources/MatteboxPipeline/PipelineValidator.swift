@@ -38,12 +38,15 @@ public enum PipelineValidator {
         var available = providedRoles.union([.primary])
         var optionalProviders: [ImageRole: String] = [:]  // role → the first stage that may make it
         for (number, stage) in file.stages.enumerated() {
-            guard let plugin = registry.plugin(stage.plugin)?.description else {
+            // A stage names a plugin by id, or by the id's last part when only one plugin has it
+            // (`portrait-matte` for org.mattebox.portrait-matte), as inline pipelines do.
+            let byLastPart = registry.available.filter { $0.description.id.hasSuffix("." + stage.plugin) }
+            guard let plugin = (registry.plugin(stage.plugin) ?? (byLastPart.count == 1 ? byLastPart.first : nil))?.description else {
                 let ids = registry.available.map(\.description.id).sorted()
                 let known = ids.joined(separator: ", ")
                 issues.append(.init(
                     line: stage.line,
-                    message: "unknown plugin `\(stage.plugin)`\(Suggestion.clause(for: stage.plugin, among: ids)) (found: \(known.isEmpty ? "none" : known))"
+                    message: "unknown plugin `\(stage.plugin)`\(Suggestion.clause(for: stage.plugin, among: ids + ids.compactMap { $0.split(separator: ".").last.map(String.init) })) (found: \(known.isEmpty ? "none" : known))"
                         + refusedFiles(registry)))
                 continue
             }

@@ -143,4 +143,26 @@ import Testing
         let size = mattebox("capture", "--cameras", cameras, "-o", output, "--size", "big")
         #expect(size.status == 64 && size.errors.contains("--size takes WIDTHxHEIGHT"), "\(size.errors)")
     }
+
+    /// A pipeline written on the command line, as gst-launch takes one: it runs like the file it
+    /// stands for, and its mistakes are command-line mistakes that name the stage.
+    @Test func aPipelineWrittenInlineRunsAndItsMistakesAreNamed() throws {
+        let astronaut = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg").path
+        let out = output
+        let run = mattebox("process", astronaut, "-o", out, "--pipeline", "orientation ! portrait-matte effort=speed ! ?semantic-mattes ! heif", "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let inspected = mattebox("inspect", out + "/astronaut.heic", "--json")
+        let listing = try JSONSerialization.jsonObject(with: Data(inspected.output.utf8)) as? [String: Any]
+        let roles = Set(((listing?["auxiliary"] as? [[String: Any]]) ?? []).compactMap { $0["role"] as? String })
+        #expect(roles.contains("portraitMatte"), "\(roles) \(inspected.errors)")
+
+        let typo = mattebox("process", astronaut, "-o", output, "--pipeline", "orientation ! portrait-mate")
+        #expect(typo.status == 64 && typo.errors.contains("did you mean `portrait-matte`"), "\(typo.errors)")
+        let value = mattebox("process", astronaut, "-o", output, "--pipeline", "orientation ! portrait-matte effort=best")
+        #expect(value.status == 64 && value.errors.contains("expected one of auto, speed, balanced, quality, got best"), "\(value.errors)")
+        let bare = mattebox("process", astronaut, "-o", output, "--pipeline", "orientation ! portrait-matte effort")
+        #expect(bare.status == 64 && bare.errors.contains("`effort` should be KEY=VALUE"), "\(bare.errors)")
+        let empty = mattebox("process", astronaut, "-o", output, "--pipeline", "orientation ! ! heif")
+        #expect(empty.status == 64 && empty.errors.contains("empty stage (stage 2)"), "\(empty.errors)")
+    }
 }

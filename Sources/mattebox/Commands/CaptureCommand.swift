@@ -47,7 +47,7 @@ struct CaptureCommand: AsyncParsableCommand {
     var awb: String?
     @Option(help: "Photos to take.") var count = 1
     @Option(help: "Seconds between photos.") var interval: Double = 1
-    @Option(help: "Pipeline file (YAML) or named pipeline; default: turn photos upright.", completion: Completions.pipelines)
+    @Option(help: "Pipeline file (YAML), named pipeline, or stages joined by ! (as for process); default: turn photos upright.", completion: Completions.pipelines)
     var pipeline: String?
     @Option(help: "Quality prioritisation: speed, balanced or quality.") var priority: String = "balanced"
     @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF).") var quality: String?

@@ -36,7 +36,11 @@ struct ProcessCommand: ParsableCommand {
             discussion: "STAGE is a plugin id or its last part; the value is checked like one in the file.",
             valueName: "stage.key=value"))
     var settings: [String] = []
-    @Option(help: "Pipeline file (YAML), or a named pipeline (e.g. portrait-mattes; `mattebox pipeline list` lists them).", completion: Completions.pipelines)
+    @Option(
+        help: ArgumentHelp(
+            "Pipeline file (YAML), a named pipeline (e.g. portrait-mattes; `mattebox pipeline list` lists them), or stages joined by ! (e.g. \"orientation ! portrait-matte effort=quality ! heif\").",
+            discussion: "In a pipeline written inline, each stage is a plugin id or its last part, then KEY=VALUE parameters; ? before a stage makes it optional."),
+        completion: Completions.pipelines)
     var pipeline: String?
     @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.", completion: Completions.formats)
     var format: String?

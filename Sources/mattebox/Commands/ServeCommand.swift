@@ -36,7 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address and port to listen on (HOST:PORT; port 0 picks a free one).") var listen = "127.0.0.1:8088"
     @Option(help: "Folder the photos are written to and listed from (default: ~/Pictures/Mattebox).") var library: String?
     @Option(
-        help: "Pipeline file (YAML) or named pipeline; default: portrait-mattes when installed, else turn photos upright.",
+        help: "Pipeline file (YAML), named pipeline, or stages joined by ! (as for process); default: portrait-mattes when installed, else turn photos upright.",
         completion: Completions.pipelines)
     var pipeline: String?
     @Option(help: "The token clients must present (default: one is made up at start).") var token: String?
