@@ -33,6 +33,9 @@ final class HEIFPackaging: PhotoProcessor {
                 "thumbnail-size", .int(default: 320, range: 0...1024),
                 description: "longest side of the thumbnail item; 0 writes none", unit: "px"),
             Parameter(
+                "when", .choice(default: "always", values: ["always", "with-auxiliary"]),
+                description: "always: write HEIF; with-auxiliary: only when the photo has depth or mattes or came as HEIF, else leave the format to the run (a JPEG with no face stays JPEG)"),
+            Parameter(
                 "require", .string(default: ""),
                 description: "comma-separated roles the photo must have (e.g. \"depth,portraitMatte\"); a photo without them fails"),
         ])
@@ -41,11 +44,13 @@ final class HEIFPackaging: PhotoProcessor {
     private let preset: String
     private let thumbnailSize: Int64
     private let required: [String]
+    private let onlyWithAuxiliary: Bool
 
     init(parameters: PluginParameters) throws {
         quality = try parameters.int("quality")
         preset = try parameters.string("preset")
         thumbnailSize = try parameters.int("thumbnail-size")
+        onlyWithAuxiliary = try parameters.string("when") == "with-auxiliary"
         required = try parameters.string("require").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
@@ -58,11 +63,15 @@ final class HEIFPackaging: PhotoProcessor {
                 "the photo has no \(missing.joined(separator: ", ")) to package (it has: \(photo.roles.joined(separator: ", ")))",
                 status: MBX_ERR_NOT_FOUND)
         }
+        let auxiliary = photo.roles.filter { $0 != MBX_ROLE_PRIMARY && $0 != MBX_ROLE_THUMBNAIL }
+        if onlyWithAuxiliary, auxiliary.isEmpty, photo.string(MBX_META_INPUT_FORMAT) != "heic" {
+            photo.log("nothing to package beside the primary: the format is left to the run", level: mbx_log_level(MBX_LOG_DEBUG))
+            return
+        }
         try photo.setString(MBX_META_OUTPUT_FORMAT, "heic")
         try photo.setInt(MBX_META_OUTPUT_QUALITY, quality)
         try photo.setInt(MBX_META_OUTPUT_THUMBNAIL, thumbnailSize)
         if preset != "auto" { try photo.setString(MBX_META_OUTPUT_PRESET, preset) }
-        let auxiliary = photo.roles.filter { $0 != MBX_ROLE_PRIMARY && $0 != MBX_ROLE_THUMBNAIL }
         photo.log(
             "packaging as HEIF with \(auxiliary.isEmpty ? "no auxiliary images" : auxiliary.joined(separator: ", "))",
             level: mbx_log_level(MBX_LOG_DEBUG))

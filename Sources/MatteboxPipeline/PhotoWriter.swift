@@ -64,7 +64,6 @@ public struct PhotoWriter: Sendable {
     /// beside the input with its name) is its Live Photo movie, a copy of it.
     /// `encodedAhead`: the primary's encode begun while the matte stages ran (`encodeAhead`).
     public func write(_ photo: Photo, stem: String, movie: URL? = nil, encodedAhead: PrimaryEncodeAhead? = nil) throws -> Written {
-        let request = photo.metadata.output
         let format = format(for: photo)
         var notes = format.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs)
         if let asked = self.format, format != asked {

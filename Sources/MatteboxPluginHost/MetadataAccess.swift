@@ -64,6 +64,10 @@ enum MetadataAccess {
         case "capture.quality": value = metadata.capture.quality.rawValue
         case "output.format": value = metadata.output.format
         case "output.encoderPreset": value = metadata.output.encoderPreset
+        case "input.format":
+            // The container the primary's coded pixels came in, by its first bytes (absent for a capture).
+            let header = Array((metadata.codedOrigins[.primary]?.file.bytes ?? []).prefix(64))
+            value = header.isEmpty ? nil : ImageContainers.all.first { $0.recognizes(header) }?.name
         case _ where key.hasPrefix(notePrefix): value = metadata.notes[String(key.dropFirst(notePrefix.count))]
         default: throw .notFound
         }
@@ -96,7 +100,7 @@ enum MetadataAccess {
                     "output.encoderPreset must be one of \(OutputRequest.encoderPresets.joined(separator: ", ")), not \(value)")
             }
             photo.metadata.output.encoderPreset = value
-        case "exif.make", "exif.model", "exif.dateTimeOriginal", "exif.exposureValue":
+        case "exif.make", "exif.model", "exif.dateTimeOriginal", "exif.exposureValue", "input.format":
             throw .invalid("\(key) is read-only")
         case _ where key.hasPrefix(notePrefix):
             let name = String(key.dropFirst(notePrefix.count))

@@ -1,4 +1,6 @@
 import Foundation
+import MatteboxCore
+import MatteboxImageIO
 import MatteboxTestSupport
 import Testing
 
@@ -164,5 +166,24 @@ import Testing
         #expect(bare.status == 64 && bare.errors.contains("`effort` should be KEY=VALUE"), "\(bare.errors)")
         let empty = mattebox("process", astronaut, "-o", output, "--pipeline", "orientation ! ! heif")
         #expect(empty.status == 64 && empty.errors.contains("empty stage (stage 2)"), "\(empty.errors)")
+    }
+
+    /// The main job's pipeline keeps a photo's format when it makes no matte: a JPEG with no face
+    /// stays a JPEG (turned upright, not encoded again), a HEIC stays a HEIC, and a portrait becomes
+    /// a HEIC with its mattes.
+    @Test func portraitMattesKeepsTheFormatOfAPhotoWithNoFace() throws {
+        let photos = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos")
+        let heic = folder.appendingPathComponent("no-face.heic").path
+        #expect(TestEnvironment.run(["vips", "copy", photos.appendingPathComponent("orientation-1.jpg").path, heic]).status == 0)
+        let astronaut = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg").path
+        let out = output
+        let run = mattebox("process", photos.appendingPathComponent("orientation-6.jpg").path, heic, astronaut, "-o", out, "--pipeline", "portrait-mattes")
+        #expect(run.status == 0, "\(run.errors)")
+        let written = Set((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { !$0.hasPrefix(".") }
+        #expect(written == ["orientation-6.jpg", "no-face.heic", "astronaut.heic"], "\(written)")
+        // The JPEG was turned in the DCT domain: upright, and as vips autorot shows the original.
+        let turned = try ImageDecoder.decodePhoto(at: URL(fileURLWithPath: out + "/orientation-6.jpg"))
+        let shown = try TestImages.autorotated(photos.appendingPathComponent("orientation-6.jpg"), scratch: folder)
+        #expect(turned.metadata.orientation == .up && TestImages.meanDifference(turned.primary, shown) < 3)
     }
 }

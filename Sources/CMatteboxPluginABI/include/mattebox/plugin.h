@@ -102,6 +102,8 @@ typedef int32_t mbx_status;
 #define MBX_META_QUALITY "capture.quality"        /* "speed", "balanced", "quality" */
 /* Since ABI 1.1: what the sink writes for this photo (a packaging stage sets
  * these; they override the command line). */
+#define MBX_META_INPUT_FORMAT "input.format"      /* string, read-only: the container the photo was read from
+                                                    ("jpeg", "png", "heic", ...); absent for a capture */
 #define MBX_META_OUTPUT_FORMAT "output.format"    /* "jpeg", "png", "heic" */
 #define MBX_META_OUTPUT_QUALITY "output.quality"  /* int 1..100 */
 #define MBX_META_OUTPUT_PRESET "output.encoderPreset" /* x265 preset: "ultrafast" .. "slower" */
