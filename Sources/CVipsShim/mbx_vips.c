@@ -89,12 +89,23 @@ static void copy_blob(VipsImage *image, const char *name, mbx_blob *blob) {
 
 const char *mbx_vips_version(void) { return vips_version_string(); }
 
+/* libvips reports a damaged file twice: as the error Mattebox names the file in,
+ * and as a GLib warning ("VIPS-WARNING **: error in tile 0 x 8") printed raw to
+ * stderr. The error is enough; the warnings are shown only with MATTEBOX_LOG=debug. */
+static void vips_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)level;
+    (void)data;
+    const char *log = getenv("MATTEBOX_LOG");
+    if (log && strcmp(log, "debug") == 0) fprintf(stderr, "mattebox: debug: %s: %s\n", domain ? domain : "libvips", message);
+}
+
 int mbx_vips_start(void) {
     static int started = 0;
     static GMutex lock;
     int status = 0;
     g_mutex_lock(&lock);
     if (!started) {
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, vips_warning, NULL);
         status = VIPS_INIT("mattebox");
         started = status == 0;
         /* Every photo is decoded once: caching operations only holds on to

@@ -17,7 +17,13 @@ public enum ContactSheet {
         var top: [(PixelImage, String)] = [
             (primary, "primary \(photo.primary.width)x\(photo.primary.height), orientation \(photo.metadata.orientation.rawValue)")
         ]
-        var bottom: [(PixelImage, String)] = [(legend(width: width, height: height), "colour map: near (red) to far (blue)")]
+        // The colour map's legend only where there is depth to read with it; else an empty cell keeps the grid.
+        let hasDepth = upright.auxiliary[.depth] != nil || upright.auxiliary[.disparity] != nil
+        var bottom: [(PixelImage, String)] = [
+            hasDepth
+                ? (legend(width: width, height: height), "colour map: near (red) to far (blue)")
+                : (PixelImage(width: width, height: height, channels: 3, format: .uint8), "overlays:")
+        ]
         for role in upright.auxiliary.keys.sorted() where role != .thumbnail {
             let image = upright.auxiliary[role]!
             let info = upright.metadata.auxiliaryInfo[role]

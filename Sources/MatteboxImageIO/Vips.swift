@@ -19,8 +19,23 @@ enum Vips {
         if body(&message) != 0 {
             let text = message.map { String(cString: $0) } ?? "libvips failed"
             mbx_vips_free(message)
-            throw MatteboxError(text)
+            throw MatteboxError(Self.explained(text))
         }
+    }
+
+    /// libvips' words for a damaged file, with what they mean in front (the original kept after it).
+    static func explained(_ message: String) -> String {
+        let meanings = [
+            ("Premature end of", "the file is cut short (truncated, or still being copied)"),
+            ("Not a JPEG file", "the file is not the JPEG its name says"),
+            ("Corrupt JPEG data", "the JPEG's data is damaged"),
+        ]
+        guard let meaning = meanings.first(where: { message.contains($0.0) })?.1 else { return message }
+        // Keep the file's name first, where libvips put it.
+        if let colon = message.range(of: ": "), message[..<colon.lowerBound].hasPrefix("/") {
+            return "\(message[..<colon.lowerBound]): \(meaning) (\(message[colon.upperBound...]))"
+        }
+        return "\(meaning) (\(message))"
     }
 
     /// Adopts pixels libvips allocated; they are released with g_free.

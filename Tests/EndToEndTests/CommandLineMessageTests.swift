@@ -186,4 +186,30 @@ import Testing
         let shown = try TestImages.autorotated(photos.appendingPathComponent("orientation-6.jpg"), scratch: folder)
         #expect(turned.metadata.orientation == .up && TestImages.meanDifference(turned.primary, shown) < 3)
     }
+
+    /// Messages that say what happened in words, about the file the user gave.
+    @Test func damagedInputStandardInputAndRepeatedExportsAreToldPlainly() throws {
+        let astronaut = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg")
+        let cut = folder.appendingPathComponent("cut.jpg")
+        try Data(try Data(contentsOf: astronaut).prefix(1500)).write(to: cut)
+        let damaged = mattebox("process", cut.path, "-o", output)
+        #expect(damaged.status == 1 && damaged.output.contains("\(cut.path): the file is cut short"), "\(damaged.output)")
+        #expect(!damaged.errors.contains("VIPS-WARNING"), "libvips' raw warning leaked: \(damaged.errors)")
+
+        // Standard input is named as such, not as the temporary file it was spooled into.
+        let piped = TestEnvironment.run(["/bin/sh", "-c", "\"$0\" process - -o \"$1\" < \"$2\"", TestEnvironment.mattebox, output, astronaut.path])
+        #expect(piped.status == 0 && piped.output.contains("standard input -> ") && !piped.output.contains("/tmp/mattebox-"), "\(piped.output)")
+
+        // export twice to one file: the second replaces what the first wrote; a file changed since is kept.
+        let heic = folder.appendingPathComponent("exported.heic").path
+        #expect(mattebox("export", astronaut.path, "-o", heic).status == 0)
+        let again = mattebox("export", astronaut.path, "-o", heic)
+        #expect(again.status == 0, "\(again.errors)")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: heic))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("edited".utf8))
+        try handle.close()
+        let kept = mattebox("export", astronaut.path, "-o", heic)
+        #expect(kept.status == 1 && kept.errors.contains("changed since Mattebox wrote it"), "\(kept.errors)")
+    }
 }

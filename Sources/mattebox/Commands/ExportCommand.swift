@@ -75,7 +75,7 @@ struct ExportCommand: ParsableCommand {
         let options = HEIFWriteOptions(quality: quality, preset: preset, thumbnailSize: thumbnailSize)
         let data = try HEIFWriter.encode(photo, options: options)
         try OutputPath.write(data, to: target)
-        guard case .file(let destination) = target else { return }
+        guard case .file(let destination, _) = target else { return }
         let report = ExportReport(
             input: self.photo, output: destination.path, bytes: data.count,
             seconds: clock.secondsSince,

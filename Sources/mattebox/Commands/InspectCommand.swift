@@ -63,7 +63,7 @@ struct InspectCommand: ParsableCommand {
             let photo = try ImageDecoder.decodePhoto(at: url)
             let image = try ContactSheet.render(photo, tileHeight: sheetHeight)
             try OutputPath.write(try ImageEncoder.encode(image, as: .png), to: sheetTarget)
-            if !json, case .file(let destination) = sheetTarget {
+            if !json, case .file(let destination, _) = sheetTarget {
                 print("contact sheet: \(destination.path) (\(image.width)x\(image.height))")
             }
         }

@@ -104,9 +104,10 @@ struct ProcessCommand: ParsableCommand {
         let folder = try StandardStreams.temporaryFolder()
         defer { StandardStreams.cleanUp(folder) }
         var command = self
-        command.photos = [try StandardStreams.input(photos[0]) { folder }.path]
+        let spooled = try StandardStreams.input(photos[0]) { folder }.path
+        command.photos = [spooled]
         if output == "-" { command.output = folder.appendingPathComponent("out").path }
-        try command.runBatch(linesTo: output == "-" ? .standardError : .standardOutput)
+        try command.runBatch(linesTo: output == "-" ? .standardError : .standardOutput, spooledInput: photos[0] == "-" ? spooled : nil)
         if output == "-" {
             let outputs = try FileManager.default.contentsOfDirectory(atPath: command.output).filter { !$0.hasPrefix(".") }
             guard outputs.count == 1 else { throw MatteboxError("expected one output for standard output, found \(outputs.count)") }
@@ -117,7 +118,15 @@ struct ProcessCommand: ParsableCommand {
     /// Where per-photo lines and the summary go: standard error when the photo itself goes to standard output.
     enum Lines { case standardOutput, standardError }
 
-    private func runBatch(linesTo lines: Lines = .standardOutput) throws {
+    /// `spooledInput`: the temporary file standard input was spooled into, shown as "standard input".
+    private func runBatch(linesTo lines: Lines = .standardOutput, spooledInput: String? = nil) throws {
+        @Sendable func shown(_ outcome: PhotoOutcome) -> PhotoOutcome {
+            guard let spooledInput else { return outcome }
+            var outcome = outcome
+            outcome.input = outcome.input == spooledInput ? "standard input" : outcome.input
+            outcome.error = outcome.error?.replacingOccurrences(of: spooledInput, with: "standard input")
+            return outcome
+        }
         var options = try batchOptions()
         guard jobs.map({ $0 >= 1 }) ?? true else { throw ValidationError("--jobs must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
@@ -180,13 +189,13 @@ struct ProcessCommand: ParsableCommand {
         let run = try scheduler.run(queue) { [json, timings] index, outcome in
             manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
             progress.update(outcome) {
-                if !json, !quiet || outcome.status == .failed { ProcessCommand.printLine(outcome, timings: timings, to: lines) }
+                if !json, !quiet || outcome.status == .failed { ProcessCommand.printLine(shown(outcome), timings: timings, to: lines) }
             }
         }
         progress.finish()
 
         let byPath = Dictionary(run.outcomes.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
-        let outcomes = inputs.compactMap { skipped[$0.stem] ?? byPath[$0.url.path] }
+        let outcomes = inputs.compactMap { skipped[$0.stem] ?? byPath[$0.url.path] }.map(shown)
         let failed = outcomes.filter { $0.status == .failed }.count
         var summary = BatchReport(
             mattebox: MatteboxVersion.current, pipeline: source.path, pipelineSHA256: fingerprint, jobs: workers,
