@@ -103,6 +103,16 @@ enum XMLReading {
         // Packets are often padded with NULs or spaces after their end; XML allows neither NULs nor a second root.
         var bytes = data
         while let last = bytes.last, last == 0 || last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 { bytes.removeLast() }
+        // XMP is UTF-8 (with an optional byte-order mark). Anything else is refused before the
+        // parser sees it: Foundation's XMLParser was found (by fuzzing, under AddressSanitizer)
+        // to use freed memory on a name with invalid UTF-8 in it.
+        guard String(bytes: bytes, encoding: .utf8) != nil else { throw XMLReadingError("not UTF-8 text") }
+        guard !bytes.contains(0) else { throw XMLReadingError("a NUL byte inside the XML") }
+        // Foundation's XMLParser dereferences a null pointer on a processing instruction with no
+        // data (`<?pi?>`), which no XMP writer makes; it is refused here instead (found by fuzzing).
+        guard !hasProcessingInstructionWithoutData([UInt8](bytes)) else {
+            throw XMLReadingError("a processing instruction with no data (<?name?>)")
+        }
         let parser = XMLParser(data: bytes)
         let builder = Builder()
         parser.delegate = builder
@@ -115,6 +125,20 @@ enum XMLReading {
         }
         guard let root = builder.root else { throw XMLReadingError("no XML element in it") }
         return Document(before: builder.before, root: root, after: builder.after)
+    }
+
+    /// Whether `<?name?>` (a target, perhaps spaces, then `?>`) occurs anywhere in the bytes.
+    static func hasProcessingInstructionWithoutData(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index + 1 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { continue }
+            var cursor = index + 2
+            while cursor < bytes.count, ![UInt8(ascii: "?"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[cursor]) { cursor += 1 }
+            while cursor < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[cursor]) { cursor += 1 }
+            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "?") { return true }
+        }
+        return false
     }
 
     /// Why a packet could not be read.

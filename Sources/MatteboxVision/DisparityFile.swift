@@ -27,8 +27,9 @@ public enum DisparityFile {
             index = end + 1
         }
         let size = lines.count == 3 ? lines[1].split(separator: " ").compactMap { Int($0) } : []
-        guard lines.first == "Pf", size.count == 2, size[0] > 0, size[1] > 0, let scale = Double(lines[2]), scale < 0,
-            data.endIndex - index == size[0] * size[1] * 4
+        // Sizes are checked before they are multiplied: a hostile header must not overflow the arithmetic.
+        guard lines.first == "Pf", size.count == 2, (1...65_536).contains(size[0]), (1...65_536).contains(size[1]),
+            let scale = Double(lines[2]), scale < 0, data.endIndex - index == size[0] * size[1] * 4
         else { throw MatteboxError("\(name): not a little-endian single-channel PFM of the size its header states") }
         let image = PixelImage(width: size[0], height: size[1], channels: 1, format: .float32)
         let rowBytes = size[0] * 4
