@@ -45,7 +45,10 @@ struct MovieFragments {
                         throw MatteboxError("a 'trun' claims \(count) samples in \(reader.remaining) bytes")
                     }
                     for _ in 0..<count {
-                        time += UInt64(runFlags & 0x100 != 0 ? try reader.u32("trun sample duration") : defaultDuration)
+                        let duration = UInt64(runFlags & 0x100 != 0 ? try reader.u32("trun sample duration") : defaultDuration)
+                        let (next, overflows) = time.addingReportingOverflow(duration)
+                        guard !overflows else { throw MatteboxError("a fragment's decode time passes 2^64 (its 'tfdt' is damaged)") }
+                        time = next
                         try reader.skip((fields - (runFlags & 0x100 != 0 ? 1 : 0)) * 4, "trun sample fields")
                     }
                     samples += count

@@ -3,8 +3,9 @@
 # libheif's and libvips'): builds tests/Fuzz's driver with -sanitize=fuzzer,address into
 # .build/fuzz, seeds a corpus per target from the samples and fixtures (and ../shared when it is
 # beside the checkout), then runs each target.
-#   Tests/Fuzz/run.sh [RUNS] [SECONDS]   each target for RUNS executions (default 1000000),
-#                                        stopping early after SECONDS (default 600)
+#   Tests/Fuzz/run.sh [RUNS] [SECONDS] [SEED]   each target for RUNS executions (default 1000000),
+#                                        stopping early after SECONDS (default 600); SEED fixes
+#                                        libFuzzer's random choices (default: a new seed each run)
 # A crash leaves its input in Tests/Fuzz/Regressions/TARGET/ (commit it: FuzzRegressionTests
 # replays every file there) and fails the run. A table of executions per target goes to
 # bench-out/fuzz/fuzz.md.
@@ -12,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-1000000}
 seconds=${2:-600}
+seed=${3:-0}
 work=bench-out/fuzz
 mkdir -p "$work"
 echo "== building the fuzz driver (release, libFuzzer + AddressSanitizer) into .build/fuzz"
@@ -77,7 +79,7 @@ for target in $targets; do
     log="$work/$target.log"
     status=0
     ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$driver" "$target" "$corpus" -runs="$runs" \
-        -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 \
+        -max_total_time="$seconds" -seed="$seed" -max_len=262144 -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 \
         -artifact_prefix="$regressions/" > "$log" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     elapsed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
