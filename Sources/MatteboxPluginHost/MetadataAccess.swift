@@ -67,7 +67,7 @@ enum MetadataAccess {
         case "input.format":
             // The container the primary's coded pixels came in, by its first bytes (absent for a capture).
             let header = Array((metadata.codedOrigins[.primary]?.file.bytes ?? []).prefix(64))
-            value = header.isEmpty ? nil : ImageContainers.all.first { $0.recognizes(header) }?.name
+            value = header.isEmpty ? nil : ImageContainers.container(recognizing: header)?.name
         case _ where key.hasPrefix(notePrefix): value = metadata.notes[String(key.dropFirst(notePrefix.count))]
         default: throw .notFound
         }

@@ -39,7 +39,7 @@ public enum ImageContainers {
     /// The container whose signature the file starts with.
     public static func reader(for url: URL) throws -> any ImageContainer {
         let header = try Self.header(of: url)
-        guard let container = all.first(where: { $0.recognizes(header) }) else {
+        guard let container = container(recognizing: header) else {
             let guess = FileSignature.describe(header).map { " (it looks like \($0))" } ?? ""
             throw MatteboxError("\(url.path): not an image format Mattebox reads\(guess); it reads \(readableNames)")
         }
@@ -49,14 +49,19 @@ public enum ImageContainers {
     /// The container a file is in, by its first bytes, when Mattebox reads it.
     public static func container(of url: URL) -> (any ImageContainer)? {
         guard let header = try? Self.header(of: url) else { return nil }
-        return all.first { $0.recognizes(header) }
+        return container(recognizing: header)
+    }
+
+    /// The container whose signature `header` (a file's first bytes) starts with.
+    public static func container(recognizing header: [UInt8]) -> (any ImageContainer)? {
+        all.first { $0.recognizes(header) }
     }
 
     /// What a file is, in words with an article ("a JPEG image", "a Canon CR3
     /// raw file"), by its first bytes; nil when nothing is recognised.
     public static func describe(_ url: URL) -> String? {
         guard let header = try? Self.header(of: url) else { return nil }
-        if let container = all.first(where: { $0.recognizes(header) }) {
+        if let container = container(recognizing: header) {
             let article = "AEFHILMNORSX".contains(container.displayName.first ?? "x") ? "an" : "a"
             return "\(article) \(container.displayName) image"
         }
