@@ -10,10 +10,10 @@ import MatteboxPressure
 /// made in one place for every front end (`mattebox capture`, the camera app):
 /// it validates the pipeline against the plugins, prepares the mirroring
 /// stage, and starts a session that delivers its photos through them.
-public enum CaptureService {
+package enum CaptureService {
     /// A session on `camera` (or the default camera) whose photos go through
     /// `pipeline` (nil: no stages) and are written by `writer`.
-    public static func makeSession(
+    package static func makeSession(
         cameras: [CameraDevice], camera: CameraDevice? = nil, pipeline: PipelineSource?, registry: PluginRegistry,
         writer: PhotoWriter, movieOutput: MovieFileOutput? = nil, pressureMonitor: PressureMonitor? = nil,
         pressurePolicy: CaptureSession.PressurePolicy = .init()
@@ -25,7 +25,7 @@ public enum CaptureService {
     }
 
     /// The pipeline and writer behind a session, for callers that build the session themselves.
-    public static func makeDelivery(pipeline: PipelineSource?, registry: PluginRegistry, writer: PhotoWriter) throws
+    package static func makeDelivery(pipeline: PipelineSource?, registry: PluginRegistry, writer: PhotoWriter) throws
         -> PipelineDelivery
     {
         let runner = try pipeline.map { try PipelineRunner(pipeline: $0.validate(registry: registry), registry: registry) }

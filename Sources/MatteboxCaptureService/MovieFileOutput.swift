@@ -6,9 +6,9 @@ import MatteboxRuntime
 /// The session's movies as files, through MatteboxMovie (FFmpeg): recordings
 /// as fragmented MP4/MOV in the output folder, Live Photo movies beside their
 /// stills in the chosen Live Photo format.
-public struct MovieFileOutput: MovieOutput {
+package struct MovieFileOutput: MovieOutput {
     /// How a Live Photo is stored (`--live-format`).
-    public enum LivePhotoFormat: String, Sendable, CaseIterable {
+    package enum LivePhotoFormat: String, Sendable, CaseIterable {
         /// A HEIC/JPEG and a MOV with the same content identifier, as iPhones write (Apple Photos pairs them).
         case apple
         /// One JPEG or HEIC with the MP4 after the image and the Camera XMP that points at it (Google Photos).
@@ -17,17 +17,17 @@ public struct MovieFileOutput: MovieOutput {
         case both
     }
 
-    public var directory: URL
-    public var settings: MovieSettings
-    public var livePhotoFormat: LivePhotoFormat
+    package var directory: URL
+    package var settings: MovieSettings
+    package var livePhotoFormat: LivePhotoFormat
 
-    public init(directory: URL, settings: MovieSettings = MovieSettings(), livePhotoFormat: LivePhotoFormat = .apple) {
+    package init(directory: URL, settings: MovieSettings = MovieSettings(), livePhotoFormat: LivePhotoFormat = .apple) {
         self.directory = directory
         self.settings = settings
         self.livePhotoFormat = livePhotoFormat
     }
 
-    public func startRecording(_ request: RecordingRequest, onFailure: @escaping @Sendable (String) -> Void) throws -> any MovieRecording {
+    package func startRecording(_ request: RecordingRequest, onFailure: @escaping @Sendable (String) -> Void) throws -> any MovieRecording {
         let format = try Self.movieFormat(
             camera: request.camera, format: request.format, framesPerSecond: request.framesPerSecond, mirrored: request.mirrored)
         let formatter = DateFormatter()
@@ -42,7 +42,7 @@ public struct MovieFileOutput: MovieOutput {
         return FileRecording(try MovieRecorder(path: url.path, format: format, settings: settings, onFailure: onFailure))
     }
 
-    public func compact(_ frame: CapturedFrame) -> CapturedFrame {
+    package func compact(_ frame: CapturedFrame) -> CapturedFrame {
         guard frame.format.fourcc == .yuyv,
             let jpeg = try? JPEGFrame.fromYUYV(frame.bytes, width: frame.format.width, height: frame.format.height)
         else { return frame }
@@ -52,7 +52,7 @@ public struct MovieFileOutput: MovieOutput {
         return compacted
     }
 
-    public func writeLivePhotoMovie(_ clip: LivePhotoClip, still: URL) throws -> [URL] {
+    package func writeLivePhotoMovie(_ clip: LivePhotoClip, still: URL) throws -> [URL] {
         guard let first = clip.frames.first else { throw MatteboxError("no frames were kept for the Live Photo movie") }
         let format = try Self.movieFormat(
             camera: clip.camera, format: first.format, framesPerSecond: clip.framesPerSecond, mirrored: clip.mirrored)

@@ -10,19 +10,19 @@ import MatteboxRuntime
 /// photo, when its settings ask for it, is done here by the Mirroring plugin
 /// before the pipeline: the one place a captured photo is mirrored (a
 /// pipeline's own Mirroring stage comes later and has the last word).
-public struct PipelineDelivery: PhotoDelivery {
-    public var runner: PipelineRunner?
+package struct PipelineDelivery: PhotoDelivery {
+    package var runner: PipelineRunner?
     /// The Mirroring plugin with `policy: mirrored`; nil when it is not installed.
-    public var mirroring: PipelineRunner?
-    public var writer: PhotoWriter
+    package var mirroring: PipelineRunner?
+    package var writer: PhotoWriter
 
-    public init(runner: PipelineRunner?, mirroring: PipelineRunner?, writer: PhotoWriter) {
+    package init(runner: PipelineRunner?, mirroring: PipelineRunner?, writer: PhotoWriter) {
         self.runner = runner
         self.mirroring = mirroring
         self.writer = writer
     }
 
-    public func deliver(_ captured: CapturedPhoto, processed: @Sendable () -> Void) throws -> DeliveredPhoto {
+    package func deliver(_ captured: CapturedPhoto, processed: @Sendable () -> Void) throws -> DeliveredPhoto {
         var photo = captured.photo
         var stages: [StageReport] = []
         // The primary is encoded while the matte stages run; nothing of it outlives this photo.

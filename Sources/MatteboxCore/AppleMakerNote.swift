@@ -7,12 +7,12 @@ import Foundation
 /// ContentIdentifier.) Layout as iPhones write it and ExifTool reads it: the
 /// text "Apple iOS\0", version 1 (two bytes), "MM", then a big-endian IFD whose
 /// value offsets count from the maker note's first byte.
-public enum AppleMakerNote {
+package enum AppleMakerNote {
     static let header: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1] + Array("MM".utf8)
     static let contentIdentifierTag: UInt16 = 0x0011
 
     /// A maker note holding only the content identifier.
-    public static func make(contentIdentifier: String) -> [UInt8] {
+    package static func make(contentIdentifier: String) -> [UInt8] {
         let text = Array(contentIdentifier.utf8.filter { $0 != 0 }) + [0]
         let valueOffset = header.count + 2 + 12 + 4
         var bytes = header
@@ -24,7 +24,7 @@ public enum AppleMakerNote {
     }
 
     /// The content identifier of an Apple maker note, if it is one and holds it.
-    public static func contentIdentifier(in note: ArraySlice<UInt8>) -> String? {
+    package static func contentIdentifier(in note: ArraySlice<UInt8>) -> String? {
         let note = Array(note)
         guard note.starts(with: Array("Apple iOS\0".utf8)), note.count >= header.count + 2 else { return nil }
         let bigEndian = note[12] == 0x4D

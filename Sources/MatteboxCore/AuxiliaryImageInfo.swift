@@ -3,15 +3,15 @@ import Foundation
 /// How the values of a depth or disparity map relate to distance, as the HEVC
 /// depth representation SEI says (ISO/IEC 23008-2 D.2.35) and iPhones store it:
 /// stored values map linearly onto [minimum, maximum].
-public struct DepthRepresentation: Sendable, Codable, Equatable {
+package struct DepthRepresentation: Sendable, Codable, Equatable {
     /// The SEI's depth_representation_type.
-    public enum Kind: Int, Sendable, Codable, CustomStringConvertible {
+    package enum Kind: Int, Sendable, Codable, CustomStringConvertible {
         case uniformInverseZ = 0
         case uniformDisparity = 1
         case uniformZ = 2
         case nonUniformDisparity = 3
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .uniformInverseZ: return "uniform inverse Z"
             case .uniformDisparity: return "uniform disparity"
@@ -21,15 +21,15 @@ public struct DepthRepresentation: Sendable, Codable, Equatable {
         }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Disparity range (1/m for iPhones; larger is nearer), when given.
-    public var disparityMinimum: Double?
-    public var disparityMaximum: Double?
+    package var disparityMinimum: Double?
+    package var disparityMaximum: Double?
     /// Depth range in metres, when given.
-    public var nearestDepth: Double?
-    public var farthestDepth: Double?
+    package var nearestDepth: Double?
+    package var farthestDepth: Double?
 
-    public init(
+    package init(
         kind: Kind, disparityMinimum: Double? = nil, disparityMaximum: Double? = nil,
         nearestDepth: Double? = nil, farthestDepth: Double? = nil
     ) {
@@ -41,7 +41,7 @@ public struct DepthRepresentation: Sendable, Codable, Equatable {
     }
 
     /// The range stored values map onto: disparity for disparity kinds, else depth.
-    public var valueRange: ClosedRange<Double>? {
+    package var valueRange: ClosedRange<Double>? {
         let low = kind == .uniformZ ? nearestDepth : disparityMinimum
         let high = kind == .uniformZ ? farthestDepth : disparityMaximum
         guard let low, let high, low <= high else { return nil }
@@ -53,15 +53,15 @@ public struct DepthRepresentation: Sendable, Codable, Equatable {
 /// type URN it was stored under, its own XMP, its depth representation. It
 /// lets a stored capture be rewritten without losing any of that; a stage that
 /// replaces the image drops it (see `Photo.setAuxiliary`).
-public struct AuxiliaryImageInfo: Sendable, Equatable {
+package struct AuxiliaryImageInfo: Sendable, Equatable {
     /// The HEIF `auxC` type the image was read from ("urn:mpeg:hevc:2015:auxid:2").
-    public var typeURN: String?
+    package var typeURN: String?
     /// The XMP packet attached to the image (Apple's pixel data info, depth data).
-    public var xmp: Data?
+    package var xmp: Data?
     /// For depth and disparity: how stored values map to distance.
-    public var depth: DepthRepresentation?
+    package var depth: DepthRepresentation?
 
-    public init(typeURN: String? = nil, xmp: Data? = nil, depth: DepthRepresentation? = nil) {
+    package init(typeURN: String? = nil, xmp: Data? = nil, depth: DepthRepresentation? = nil) {
         self.typeURN = typeURN
         self.xmp = xmp
         self.depth = depth

@@ -6,23 +6,23 @@ import Foundation
 /// fingerprint at decoding is kept; whatever a stage did to the image, in
 /// place through the plugin ABI or by replacing it, shows as a different
 /// fingerprint, and the writer then encodes as usual.
-public struct CodedOrigin: Sendable {
+package struct CodedOrigin: Sendable {
     /// The input file's bytes, shared by every image decoded from it.
-    public let file: EncodedFile
+    package let file: EncodedFile
     /// The image's item in that file (a HEIF item ID).
-    public let item: UInt32
-    public let fingerprint: PixelFingerprint
+    package let item: UInt32
+    package let fingerprint: PixelFingerprint
     /// The ICC profile the coded pixels came with (a writer that copies them
     /// copies that profile too; a stage that changed it changed the colours).
-    public let iccProfile: Data?
+    package let iccProfile: Data?
 
     /// How the image's pixels now lie compared with the coded ones: a stage
     /// that turned or mirrored an unchanged image leaves its origin in place
     /// with this transform (as an orientation: stored → now), which a writer
     /// can state (HEIF irot/imir) instead of encoding the turned pixels.
-    public let geometry: ExifOrientation
+    package let geometry: ExifOrientation
 
-    public init(file: EncodedFile, item: UInt32, decoded: PixelImage, iccProfile: Data? = nil) {
+    package init(file: EncodedFile, item: UInt32, decoded: PixelImage, iccProfile: Data? = nil) {
         self.init(file: file, item: item, fingerprint: PixelFingerprint(decoded), iccProfile: iccProfile, geometry: .up)
     }
 
@@ -36,7 +36,7 @@ public struct CodedOrigin: Sendable {
 
     /// The origin of `result`, which is `image` turned or mirrored by
     /// `transform`; nil when `image` had already changed (it has no origin left).
-    public func transformed(_ image: PixelImage, by transform: ExifOrientation, giving result: PixelImage) -> CodedOrigin? {
+    package func transformed(_ image: PixelImage, by transform: ExifOrientation, giving result: PixelImage) -> CodedOrigin? {
         guard PixelFingerprint(image) == fingerprint else { return nil }
         return CodedOrigin(
             file: file, item: item, fingerprint: PixelFingerprint(result), iccProfile: iccProfile,
@@ -44,25 +44,25 @@ public struct CodedOrigin: Sendable {
     }
 
     /// True when `image` still holds the pixels that were decoded, with the same colour profile.
-    public func isUnchanged(_ image: PixelImage, iccProfile: Data? = nil) -> Bool {
+    package func isUnchanged(_ image: PixelImage, iccProfile: Data? = nil) -> Bool {
         iccProfile == self.iccProfile && PixelFingerprint(image) == fingerprint
     }
 }
 
 /// An input file's bytes as read, kept while its photo is processed.
-public final class EncodedFile: Sendable {
-    public let bytes: [UInt8]
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+package final class EncodedFile: Sendable {
+    package let bytes: [UInt8]
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 }
 
 /// The shape and a 64-bit hash of an image's samples: equal fingerprints mean
 /// the same pixels (the hash guards against edits, not against an adversary).
-public struct PixelFingerprint: Sendable, Equatable {
-    public let width: Int, height: Int, channels: Int
-    public let format: SampleFormat
-    public let hash: UInt64
+package struct PixelFingerprint: Sendable, Equatable {
+    package let width: Int, height: Int, channels: Int
+    package let format: SampleFormat
+    package let hash: UInt64
 
-    public init(_ image: PixelImage) {
+    package init(_ image: PixelImage) {
         (width, height, channels, format) = (image.width, image.height, image.channels, image.format)
         hash = PixelFingerprint.hash(image.data, count: image.byteCount)
     }

@@ -7,8 +7,8 @@ import Foundation
 /// libvips and libheif hand EXIF over as this block; encoders get it back with
 /// the orientation, pixel dimensions and (on request) location brought up to
 /// date. Parsing is bounded: a hostile block reads as "absent", never as a crash.
-public struct ExifBlock: Sendable, Equatable {
-    public private(set) var bytes: [UInt8]
+package struct ExifBlock: Sendable, Equatable {
+    package private(set) var bytes: [UInt8]
     private let bigEndian: Bool
 
     private enum Tag {
@@ -49,7 +49,7 @@ public struct ExifBlock: Sendable, Equatable {
 
     /// Reads a block that starts with the TIFF header ("II*\0" or "MM\0*"), with or
     /// without the "Exif\0\0" prefix JPEG's APP1 segment carries.
-    public init?(_ data: [UInt8]) {
+    package init?(_ data: [UInt8]) {
         var tiff = data
         if tiff.starts(with: Array("Exif\0\0".utf8)) { tiff.removeFirst(6) }
         guard tiff.count >= 8 else { return nil }
@@ -65,27 +65,27 @@ public struct ExifBlock: Sendable, Equatable {
     }
 
     /// A block holding an empty first directory, for photos that had no EXIF.
-    public static func empty() -> ExifBlock {
+    package static func empty() -> ExifBlock {
         // "II", 42, first IFD at 8, zero entries, no next IFD.
         ExifBlock([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0])!
     }
 
     // MARK: Reading
 
-    public var orientation: Int? {
+    package var orientation: Int? {
         guard let entry = entry(Tag.orientation, inDirectoryAt: firstDirectoryOffset),
             entry.type == FieldType.short
         else { return nil }
         return Int(u16(at: entry.valueOffset))
     }
 
-    public var make: String? { string(Tag.make, inDirectoryAt: firstDirectoryOffset) }
-    public var model: String? { string(Tag.model, inDirectoryAt: firstDirectoryOffset) }
-    public var dateTimeOriginal: String? { exifDirectory.flatMap { string(Tag.dateTimeOriginal, inDirectoryAt: $0) } }
-    public var lensModel: String? { exifDirectory.flatMap { string(Tag.lensModel, inDirectoryAt: $0) } }
+    package var make: String? { string(Tag.make, inDirectoryAt: firstDirectoryOffset) }
+    package var model: String? { string(Tag.model, inDirectoryAt: firstDirectoryOffset) }
+    package var dateTimeOriginal: String? { exifDirectory.flatMap { string(Tag.dateTimeOriginal, inDirectoryAt: $0) } }
+    package var lensModel: String? { exifDirectory.flatMap { string(Tag.lensModel, inDirectoryAt: $0) } }
     /// True when the block points to GPS data.
     /// A Live Photo's content identifier, from an Apple maker note.
-    public var appleContentIdentifier: String? {
+    package var appleContentIdentifier: String? {
         guard let exifDirectory, let note = entry(Tag.makerNote, inDirectoryAt: exifDirectory),
             note.valueOffset >= 0, note.valueOffset + note.valueLength <= bytes.count
         else { return nil }
@@ -95,7 +95,7 @@ public struct ExifBlock: Sendable, Equatable {
     /// How much light the scene had, as the exposure value at ISO 100
     /// (EV100 = log2(N²/t) − log2(ISO/100)) from ExposureTime, FNumber and
     /// PhotographicSensitivity: about 12 to 16 in daylight, 4 to 8 indoors.
-    public var exposureValue100: Double? {
+    package var exposureValue100: Double? {
         guard let directory = exifDirectory, let time = rational(Tag.exposureTime, inDirectoryAt: directory),
             let aperture = rational(Tag.fNumber, inDirectoryAt: directory),
             let iso = number(Tag.photographicSensitivity, inDirectoryAt: directory), time > 0, aperture > 0, iso > 0
@@ -103,10 +103,10 @@ public struct ExifBlock: Sendable, Equatable {
         return log2(aperture * aperture / time) - log2(Double(iso) / 100)
     }
 
-    public var hasLocation: Bool { entry(Tag.gpsPointer, inDirectoryAt: firstDirectoryOffset) != nil }
+    package var hasLocation: Bool { entry(Tag.gpsPointer, inDirectoryAt: firstDirectoryOffset) != nil }
 
     /// PixelXDimension and PixelYDimension of the EXIF directory, when present.
-    public var pixelDimensions: (width: Int, height: Int)? {
+    package var pixelDimensions: (width: Int, height: Int)? {
         guard let directory = exifDirectory,
             let x = number(Tag.pixelXDimension, inDirectoryAt: directory),
             let y = number(Tag.pixelYDimension, inDirectoryAt: directory)
@@ -117,7 +117,7 @@ public struct ExifBlock: Sendable, Equatable {
     // MARK: Editing
 
     /// Sets the Orientation tag (1...8), adding it when the block lacks one.
-    public mutating func setOrientation(_ value: Int) {
+    package mutating func setOrientation(_ value: Int) {
         precondition((1...8).contains(value), "EXIF orientation is 1...8")
         if let entry = entry(Tag.orientation, inDirectoryAt: firstDirectoryOffset), entry.type == FieldType.short {
             put16(UInt16(value), at: entry.valueOffset)
@@ -132,7 +132,7 @@ public struct ExifBlock: Sendable, Equatable {
     }
 
     /// Brings PixelXDimension/PixelYDimension up to date where the block has them.
-    public mutating func setPixelDimensions(width: Int, height: Int) {
+    package mutating func setPixelDimensions(width: Int, height: Int) {
         guard let directory = exifDirectory else { return }
         for (tag, value) in [(Tag.pixelXDimension, width), (Tag.pixelYDimension, height)] {
             guard let entry = entry(tag, inDirectoryAt: directory), entry.count == 1 else { continue }
@@ -147,7 +147,7 @@ public struct ExifBlock: Sendable, Equatable {
 
     /// Removes GPS data: the pointer goes and the GPS directory and its values are
     /// zeroed, so no coordinate is left in the bytes.
-    public mutating func removeLocation() {
+    package mutating func removeLocation() {
         guard let pointer = entry(Tag.gpsPointer, inDirectoryAt: firstDirectoryOffset) else { return }
         let directory = Int(u32(at: pointer.valueOffset))
         if let fields = entries(inDirectoryAt: directory) {
@@ -161,7 +161,7 @@ public struct ExifBlock: Sendable, Equatable {
 
     /// Drops the link to the embedded thumbnail (IFD1), which no longer matches
     /// pixels a pipeline has changed.
-    public mutating func removeThumbnailLink() {
+    package mutating func removeThumbnailLink() {
         guard let fields = entries(inDirectoryAt: firstDirectoryOffset) else { return }
         put32(0, at: firstDirectoryOffset + 2 + 12 * fields.count)
     }

@@ -5,22 +5,22 @@ import Foundation
 /// DateTime; the EXIF IFD holds DateTimeOriginal with sub-seconds and the UTC
 /// offset, and the exposure time, ISO and white balance when the camera said
 /// them. It is what rpicam-still and phones write, read back by `ExifBlock`.
-public struct ExifBuilder {
-    public var make: String?
-    public var model: String?
-    public var software: String?
-    public var orientation: ExifOrientation = .up
-    public var date: Date?
-    public var timeZone = TimeZone.current
+package struct ExifBuilder {
+    package var make: String?
+    package var model: String?
+    package var software: String?
+    package var orientation: ExifOrientation = .up
+    package var date: Date?
+    package var timeZone = TimeZone.current
     /// Seconds.
-    public var exposureTime: Double?
-    public var iso: Int?
+    package var exposureTime: Double?
+    package var iso: Int?
     /// True: automatic white balance (EXIF WhiteBalance 0); false: manual (1).
-    public var autoWhiteBalance: Bool?
+    package var autoWhiteBalance: Bool?
     /// A Live Photo's content identifier, written in an Apple maker note (`AppleMakerNote`).
-    public var appleContentIdentifier: String?
+    package var appleContentIdentifier: String?
 
-    public init() {}
+    package init() {}
 
     private enum Kind: UInt16 { case ascii = 2, short = 3, long = 4, rational = 5, undefined = 7 }
 
@@ -31,7 +31,7 @@ public struct ExifBuilder {
         let value: [UInt8]
     }
 
-    public func build() -> ExifBlock {
+    package func build() -> ExifBlock {
         let stamp = date.map(dateText)
         var ifd0: [Field] = []
         if let make { ifd0.append(ascii(0x010F, make)) }

@@ -3,35 +3,35 @@
 ///
 /// Plugins name their inputs and outputs by role; vendor roles use reverse-DNS
 /// names. The well-known names match the `MBX_ROLE_*` constants of the ABI.
-public struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Codable,
+package struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     ExpressibleByStringLiteral, CustomStringConvertible
 {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(stringLiteral value: String) { self.rawValue = value }
 
-    public static let primary: ImageRole = "primary"
-    public static let depth: ImageRole = "depth"
-    public static let disparity: ImageRole = "disparity"
-    public static let portraitMatte: ImageRole = "portraitMatte"
-    public static let hairMatte: ImageRole = "hairMatte"
-    public static let skinMatte: ImageRole = "skinMatte"
-    public static let teethMatte: ImageRole = "teethMatte"
-    public static let glassesMatte: ImageRole = "glassesMatte"
-    public static let skyMatte: ImageRole = "skyMatte"
-    public static let thumbnail: ImageRole = "thumbnail"
+    package static let primary: ImageRole = "primary"
+    package static let depth: ImageRole = "depth"
+    package static let disparity: ImageRole = "disparity"
+    package static let portraitMatte: ImageRole = "portraitMatte"
+    package static let hairMatte: ImageRole = "hairMatte"
+    package static let skinMatte: ImageRole = "skinMatte"
+    package static let teethMatte: ImageRole = "teethMatte"
+    package static let glassesMatte: ImageRole = "glassesMatte"
+    package static let skyMatte: ImageRole = "skyMatte"
+    package static let thumbnail: ImageRole = "thumbnail"
     /// Transparency, kept apart from the colour as HEIF keeps it (an auxiliary
     /// image with the MPEG alpha type); PNG and WebP alpha is read into it.
-    public static let alpha: ImageRole = "org.mpeg.alpha"
+    package static let alpha: ImageRole = "org.mpeg.alpha"
 
-    public static let wellKnown: [ImageRole] = [
+    package static let wellKnown: [ImageRole] = [
         .primary, .depth, .disparity, .portraitMatte, .hairMatte, .skinMatte, .teethMatte,
         .glassesMatte, .skyMatte, .thumbnail,
     ]
 
     /// Well-known names, or reverse-DNS vendor names ("com.example.normals").
-    public var isValidName: Bool {
+    package var isValidName: Bool {
         if ImageRole.wellKnown.contains(self) { return true }
         let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count >= 3 && parts.allSatisfy { part in
@@ -39,6 +39,6 @@ public struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Codab
         }
     }
 
-    public var description: String { rawValue }
-    public static func < (lhs: ImageRole, rhs: ImageRole) -> Bool { lhs.rawValue < rhs.rawValue }
+    package var description: String { rawValue }
+    package static func < (lhs: ImageRole, rhs: ImageRole) -> Bool { lhs.rawValue < rhs.rawValue }
 }

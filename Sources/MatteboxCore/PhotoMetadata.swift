@@ -3,34 +3,34 @@ import Foundation
 /// Everything a photo carries besides pixels: EXIF (the block itself, kept byte
 /// for byte, plus the orientation the pipeline has settled on), XMP, the ICC
 /// profile and the capture context.
-public struct PhotoMetadata: Sendable {
+package struct PhotoMetadata: Sendable {
     /// The EXIF block as read; encoders update its orientation and dimensions.
-    public var exif: ExifBlock?
+    package var exif: ExifBlock?
     /// The EXIF orientation the photo's pixels should be displayed with.
-    public var orientation: ExifOrientation = .up
+    package var orientation: ExifOrientation = .up
     /// When true, encoders drop GPS data from the EXIF they write.
-    public var stripLocation = false
-    public var xmp: Data?
-    public var iccProfile: Data?
-    public var capture = CaptureContext()
+    package var stripLocation = false
+    package var xmp: Data?
+    package var iccProfile: Data?
+    package var capture = CaptureContext()
     /// What the source container said about each auxiliary image, by role.
-    public var auxiliaryInfo: [ImageRole: AuxiliaryImageInfo] = [:]
+    package var auxiliaryInfo: [ImageRole: AuxiliaryImageInfo] = [:]
     /// The coded form each image was decoded from, by role (`primary` too),
     /// for writers that pass unchanged images through.
-    public var codedOrigins: [ImageRole: CodedOrigin] = [:]
+    package var codedOrigins: [ImageRole: CodedOrigin] = [:]
     /// How stages asked for this photo to be written.
-    public var output = OutputRequest()
+    package var output = OutputRequest()
     /// The movie a Google Motion Photo carries after its JPEG (its XMP says
     /// where): a JPEG output appends it again, so the Motion Photo survives a
     /// re-encode; other outputs say that it was not kept.
-    public var motionPhotoMovie: Data?
+    package var motionPhotoMovie: Data?
     /// Free-form notes stages leave for the user ("note.<name>" keys), e.g.
     /// why no portrait matte was made.
-    public var notes: [String: String] = [:]
+    package var notes: [String: String] = [:]
 
-    public init() {}
+    package init() {}
 
-    public init(exif: ExifBlock?, xmp: Data?, iccProfile: Data?) {
+    package init(exif: ExifBlock?, xmp: Data?, iccProfile: Data?) {
         self.exif = exif
         self.xmp = xmp
         self.iccProfile = iccProfile
@@ -43,7 +43,7 @@ public struct PhotoMetadata: Sendable {
         capture.device = [exif?.make, exif?.model].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     }
 
-    public var hasLocation: Bool { !stripLocation && (exif?.hasLocation ?? false) }
+    package var hasLocation: Bool { !stripLocation && (exif?.hasLocation ?? false) }
 }
 
 extension String {
@@ -55,7 +55,7 @@ extension PhotoMetadata {
     /// original with the current orientation and dimensions, without the stale
     /// embedded thumbnail, and without GPS data when location is stripped.
     /// Nil when there is nothing to say (no EXIF and upright pixels).
-    public func exifForWriting(width: Int, height: Int) -> ExifBlock? {
+    package func exifForWriting(width: Int, height: Int) -> ExifBlock? {
         guard exif != nil || orientation != .up else { return nil }
         var block = exif ?? ExifBlock.empty()
         block.setOrientation(orientation.rawValue)

@@ -3,7 +3,7 @@ extension PixelImage {
     /// the layout it needs: grey is spread to every channel, extra channels
     /// (alpha) are dropped. With `eightBit`, 16-bit keeps its high byte and
     /// float is clamped to 0...1; otherwise the sample format is kept.
-    public func converted(channels target: Int, eightBit: Bool) -> PixelImage {
+    package func converted(channels target: Int, eightBit: Bool) -> PixelImage {
         let format: SampleFormat = eightBit ? .uint8 : self.format
         if target == channels, format == self.format { return self }
         let result = PixelImage(width: width, height: height, channels: target, format: format)
@@ -41,7 +41,7 @@ extension PixelImage {
     /// These RGB pixels with `alpha` (one channel, the same size) as a fourth
     /// channel, in this image's sample format (an 8-bit alpha of a 16-bit
     /// image is spread over 16 bits, a 16-bit one of an 8-bit image keeps its high byte).
-    public func addingAlpha(_ alpha: PixelImage) -> PixelImage? {
+    package func addingAlpha(_ alpha: PixelImage) -> PixelImage? {
         guard channels == 3, alpha.channels == 1, alpha.width == width, alpha.height == height,
             format != .float32, alpha.format != .float32
         else { return nil }

@@ -2,12 +2,12 @@ import Foundation
 
 /// How each channel of a pixel is stored. The raw values match `mbx_sample_format`
 /// in the plugin ABI so images cross the boundary without translation.
-public enum SampleFormat: Int, Sendable, Codable, CustomStringConvertible {
+package enum SampleFormat: Int, Sendable, Codable, CustomStringConvertible {
     case uint8 = 1
     case uint16 = 2
     case float32 = 3
 
-    public var bytesPerSample: Int {
+    package var bytesPerSample: Int {
         switch self {
         case .uint8: return 1
         case .uint16: return 2
@@ -15,7 +15,7 @@ public enum SampleFormat: Int, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .uint8: return "8-bit"
         case .uint16: return "16-bit"
@@ -30,19 +30,19 @@ public enum SampleFormat: Int, Sendable, Codable, CustomStringConvertible {
 /// It is a reference type so plugins can write into its pixels through the C ABI
 /// without copies; a photo owns its images and hands them to one stage at a time.
 // Unchecked: pixel memory plugins write through the C ABI; a photo's images belong to one stage at a time (ARCHITECTURE.md, Threading).
-public final class PixelImage: @unchecked Sendable {
-    public let width: Int
-    public let height: Int
-    public let channels: Int
-    public let format: SampleFormat
-    public let data: UnsafeMutableRawPointer
+package final class PixelImage: @unchecked Sendable {
+    package let width: Int
+    package let height: Int
+    package let channels: Int
+    package let format: SampleFormat
+    package let data: UnsafeMutableRawPointer
     private let release: @Sendable (UnsafeMutableRawPointer) -> Void
 
-    public var bytesPerRow: Int { width * channels * format.bytesPerSample }
-    public var byteCount: Int { bytesPerRow * height }
+    package var bytesPerRow: Int { width * channels * format.bytesPerSample }
+    package var byteCount: Int { bytesPerRow * height }
 
     /// A new image with every sample zero.
-    public init(width: Int, height: Int, channels: Int, format: SampleFormat) {
+    package init(width: Int, height: Int, channels: Int, format: SampleFormat) {
         precondition(width > 0 && height > 0 && (1...4).contains(channels), "invalid image shape")
         self.width = width
         self.height = height
@@ -56,7 +56,7 @@ public final class PixelImage: @unchecked Sendable {
     }
 
     /// Takes ownership of memory allocated elsewhere (libvips), freed by `release`.
-    public init(
+    package init(
         adopting data: UnsafeMutableRawPointer, width: Int, height: Int, channels: Int,
         format: SampleFormat, release: @escaping @Sendable (UnsafeMutableRawPointer) -> Void
     ) {
@@ -71,14 +71,14 @@ public final class PixelImage: @unchecked Sendable {
     deinit { release(data) }
 
     /// An independent copy of the pixels.
-    public func copy() -> PixelImage {
+    package func copy() -> PixelImage {
         let twin = PixelImage(width: width, height: height, channels: channels, format: format)
         twin.data.copyMemory(from: data, byteCount: byteCount)
         return twin
     }
 
     /// One sample as a Double, for checks and statistics (not for hot loops).
-    public func sample(x: Int, y: Int, channel: Int = 0) -> Double {
+    package func sample(x: Int, y: Int, channel: Int = 0) -> Double {
         let index = (y * width + x) * channels + channel
         switch format {
         case .uint8: return Double(data.load(fromByteOffset: index, as: UInt8.self))
@@ -88,10 +88,10 @@ public final class PixelImage: @unchecked Sendable {
     }
 
     /// True when both images have the same shape and identical bytes.
-    public func hasSamePixels(as other: PixelImage) -> Bool {
+    package func hasSamePixels(as other: PixelImage) -> Bool {
         width == other.width && height == other.height && channels == other.channels
             && format == other.format && memcmp(data, other.data, byteCount) == 0
     }
 
-    public var shapeDescription: String { "\(width)x\(height)x\(channels) \(format)" }
+    package var shapeDescription: String { "\(width)x\(height)x\(channels) \(format)" }
 }

@@ -8,43 +8,43 @@ import MatteboxVision
 /// Scores the PortraitMatte and SemanticMattes plugins, run through the real
 /// plugin host, on labelled faces (the layout of ../shared/eval/faceparsing):
 /// FASSEG for skin, hair and head-and-neck, LaPa for teeth.
-public struct FaceEvaluation {
-    public struct FacesRow: Sendable, Codable {
-        public var face: String
+package struct FaceEvaluation {
+    package struct FacesRow: Sendable, Codable {
+        package var face: String
         /// What made the portrait matte, from the photo's notes.
-        public var method: String
-        public var faceFound: Bool
-        public var skinF1: Double
-        public var hairF1: Double
-        public var headIoU: Double
-        public var headBoundaryIoU: Double
+        package var method: String
+        package var faceFound: Bool
+        package var skinF1: Double
+        package var hairF1: Double
+        package var headIoU: Double
+        package var headBoundaryIoU: Double
         /// Share of pixels along the hair matte's edge that are soft (between 0 and 255).
-        public var hairSoftEdge: Double
+        package var hairSoftEdge: Double
         /// A teeth matte on these closed mouths is a false alarm.
-        public var teethMatte: Bool
-        public var portraitSeconds: Double
-        public var semanticSeconds: Double
+        package var teethMatte: Bool
+        package var portraitSeconds: Double
+        package var semanticSeconds: Double
         /// With a face found, the mattes that failed whole: empty, or under 0.3 F1.
-        public var failures: [String] {
+        package var failures: [String] {
             guard faceFound else { return [] }
             return [("hair", hairF1), ("skin", skinF1)].filter { $0.1 < 0.3 }.map { "\($0.0) F1 \(String(format: "%.2f", $0.1))" }
         }
     }
 
-    public struct TeethRow: Sendable, Codable {
-        public var method: String
-        public var faceFound: Bool
-        public var teethFound: Bool
-        public var teethF1: Double
-        public var skinF1: Double
-        public var hairF1: Double
+    package struct TeethRow: Sendable, Codable {
+        package var method: String
+        package var faceFound: Bool
+        package var teethFound: Bool
+        package var teethF1: Double
+        package var skinF1: Double
+        package var hairF1: Double
     }
 
     /// The pipeline scored. Hair is measured as each dataset labels it:
     /// FASSEG counts the eyebrows as hair, LaPa labels them apart.
     /// `portraitModel` is the portrait matte's `model` parameter and `faces`
     /// both plugins' `faces` parameter (nil: their defaults).
-    public static func pipeline(browsInHair: Bool, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) -> String {
+    package static func pipeline(browsInHair: Bool, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) -> String {
         let model = portraitModel.map { ", model: \"\($0)\"" } ?? ""
         let finder = faces.map { ", faces: \"\($0)\"" } ?? ""
         let parts = landmarks.map { ", landmarks: \"\($0)\"" } ?? ""
@@ -60,7 +60,7 @@ public struct FaceEvaluation {
     let fassegRunner: PipelineRunner
     let lapaRunner: PipelineRunner
 
-    public init(registry: PluginRegistry, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) throws {
+    package init(registry: PluginRegistry, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) throws {
         func runner(browsInHair: Bool) throws -> PipelineRunner {
             let file = try PipelineFile.parse(
                 FaceEvaluation.pipeline(browsInHair: browsInHair, portraitModel: portraitModel, faces: faces, landmarks: landmarks), path: "(face evaluation)")
@@ -82,7 +82,7 @@ public struct FaceEvaluation {
         (255, 0, 0), (255, 255, 0), (127, 0, 0), (0, 0, 255), (0, 255, 255), (0, 255, 0),
     ]
 
-    public func fasseg(directory: URL) throws -> [FacesRow] {
+    package func fasseg(directory: URL) throws -> [FacesRow] {
         let names = (1...10).map(String.init).filter {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent("rgb/\($0).bmp").path)
         }
@@ -123,7 +123,7 @@ public struct FaceEvaluation {
     }
 
     /// LaPa classes: 1 skin, 8 inner mouth (teeth), 10 hair.
-    public func lapa(directory: URL) throws -> TeethRow {
+    package func lapa(directory: URL) throws -> TeethRow {
         let (photo, _) = try mattes(for: directory.appendingPathComponent("image.jpg"), runner: lapaRunner)
         let labels = try ImageDecoder.decodeAuxiliaryImage(at: directory.appendingPathComponent("label.png"))
         let classes = (0..<(labels.width * labels.height)).map { Int(labels.sample(x: $0 % labels.width, y: $0 / labels.width)) }

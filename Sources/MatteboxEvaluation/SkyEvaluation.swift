@@ -10,15 +10,15 @@ import MatteboxVision
 /// host after the portrait matte (as a pipeline runs it), against sky labels:
 /// a folder with `images/NAME.*` and `labels/NAME.png` (white = sky, the
 /// photo's size). `Samples/eval/sky-photos.sh` makes one from opencv-doc.
-public struct SkyEvaluation {
-    public struct Row: Sendable, Codable {
-        public var photo: String
+package struct SkyEvaluation {
+    package struct Row: Sendable, Codable {
+        package var photo: String
         /// Whether a sky matte was made (a photo without one scores IoU 0 where it has sky).
-        public var found: Bool
-        public var iou: Double
+        package var found: Bool
+        package var iou: Double
         /// IoU within 3 px of the labelled sky's edge (rooftops, branches).
-        public var boundaryIoU: Double
-        public var seconds: Double
+        package var boundaryIoU: Double
+        package var seconds: Double
     }
 
     static let pipeline = """
@@ -31,13 +31,13 @@ public struct SkyEvaluation {
 
     let runner: PipelineRunner
 
-    public init(registry: PluginRegistry) throws {
+    package init(registry: PluginRegistry) throws {
         let file = try PipelineFile.parse(SkyEvaluation.pipeline, path: "(sky evaluation)")
         runner = try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
     }
 
     /// One row per labelled photo, by name.
-    public func run(directory: URL) throws -> [Row] {
+    package func run(directory: URL) throws -> [Row] {
         let images = directory.appendingPathComponent("images"), labels = directory.appendingPathComponent("labels")
         let names = try FileManager.default.contentsOfDirectory(atPath: images.path).filter { !$0.hasPrefix(".") }.sorted()
         guard !names.isEmpty else { throw MatteboxError("\(images.path): no photos to score") }

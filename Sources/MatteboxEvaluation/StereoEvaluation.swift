@@ -9,32 +9,32 @@ import MatteboxVision
 /// machine. Scenes are the Middlebury 2001/2003 layout of ../shared/eval
 /// (`middlebury_v2/<scene>/`) or any folder with a `scene.json` (see
 /// `Scene`), which is how scenes nobody tuned on are added.
-public enum StereoEvaluation {
+package enum StereoEvaluation {
     /// One scene's numbers.
-    public struct Row: Sendable, Codable {
-        public var scene: String
+    package struct Row: Sendable, Codable {
+        package var scene: String
         /// Which pixels were scored: "non-occluded" or "all with known truth".
-        public var scored: String
-        public var mattebox: QualityMetrics.StereoScore
-        public var baseline: QualityMetrics.StereoScore
+        package var scored: String
+        package var mattebox: QualityMetrics.StereoScore
+        package var baseline: QualityMetrics.StereoScore
         /// Share of pixels the matcher matched before filling (after filling: 100%).
-        public var matchedBeforeFilling: Double
-        public var matteboxSecondsPerMegapixel: Double
-        public var baselineSecondsPerMegapixel: Double
+        package var matchedBeforeFilling: Double
+        package var matteboxSecondsPerMegapixel: Double
+        package var baselineSecondsPerMegapixel: Double
     }
 
     /// A stereo pair with ground truth: what `scene.json` holds. Truth is a
     /// grey image whose value / `scale` is the left view's disparity (0 =
     /// unknown); `mask` (optional, 0 = not scored) is usually the
     /// non-occluded mask; `range` is the disparity search range.
-    public struct Scene: Sendable, Codable {
-        public var name: String
-        public var left: String
-        public var right: String
-        public var truth: String
-        public var scale: Float
-        public var range: Int
-        public var mask: String?
+    package struct Scene: Sendable, Codable {
+        package var name: String
+        package var left: String
+        package var right: String
+        package var truth: String
+        package var scale: Float
+        package var range: Int
+        package var mask: String?
     }
 
     /// The Middlebury 2001/2003 scenes: ground-truth scale and search range.
@@ -48,7 +48,7 @@ public enum StereoEvaluation {
 
     /// The scenes under `directory`: the Middlebury layout's four, then every
     /// subfolder with a `scene.json`, by name.
-    public static func scenes(in directory: URL) throws -> [(folder: URL, scene: Scene)] {
+    package static func scenes(in directory: URL) throws -> [(folder: URL, scene: Scene)] {
         let known = middlebury.map { (directory.appendingPathComponent($0.name), $0) }
             .filter { FileManager.default.fileExists(atPath: $0.0.appendingPathComponent("imL.png").path) }
         let folders = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
@@ -65,7 +65,7 @@ public enum StereoEvaluation {
     }
 
     /// Every scene found under `directory`; timings take the best of `repeats` runs.
-    public static func run(directory: URL, repeats: Int = 3) throws -> [Row] {
+    package static func run(directory: URL, repeats: Int = 3) throws -> [Row] {
         try scenes(in: directory).map { try run($0.scene, in: $0.folder, repeats: repeats) }
     }
 

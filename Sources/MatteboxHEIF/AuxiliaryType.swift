@@ -2,11 +2,11 @@ import MatteboxCore
 
 /// The HEIF `auxC` type URNs Mattebox knows, and the image roles they map to.
 /// Depth and disparity share one URN; the depth representation tells them apart.
-public enum AuxiliaryType {
-    public static let depthURN = "urn:mpeg:hevc:2015:auxid:2"
-    public static let miafDepthURN = "urn:mpeg:mpegB:cicp:systems:auxiliary:depth"
+package enum AuxiliaryType {
+    package static let depthURN = "urn:mpeg:hevc:2015:auxid:2"
+    package static let miafDepthURN = "urn:mpeg:mpegB:cicp:systems:auxiliary:depth"
     /// Vendor roles without a standard URN are stored under this prefix.
-    public static let matteboxURNPrefix = "urn:org:mattebox:aux:"
+    package static let matteboxURNPrefix = "urn:org:mattebox:aux:"
 
     /// Role ↔ URN for the well-known auxiliary images (iPhone and MPEG types).
     private static let known: [(role: ImageRole, urn: String)] = [
@@ -24,12 +24,12 @@ public enum AuxiliaryType {
         (.alpha, "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"),
     ]
 
-    public static func isDepth(_ urn: String) -> Bool { urn == depthURN || urn == miafDepthURN }
+    package static func isDepth(_ urn: String) -> Bool { urn == depthURN || urn == miafDepthURN }
 
     /// The role an auxiliary image of this type takes in a Photo. Unknown types
     /// get a vendor role derived from the URN (the URN itself is kept with the
     /// image, so it is written back unchanged).
-    public static func role(for urn: String, depth: DepthRepresentation?) -> ImageRole {
+    package static func role(for urn: String, depth: DepthRepresentation?) -> ImageRole {
         if isDepth(urn) {
             return depth.map { $0.kind == .uniformDisparity || $0.kind == .nonUniformDisparity } == true
                 ? .disparity : .depth
@@ -45,7 +45,7 @@ public enum AuxiliaryType {
     }
 
     /// The URN to store an auxiliary image of this role under.
-    public static func urn(for role: ImageRole, info: AuxiliaryImageInfo?) -> String {
+    package static func urn(for role: ImageRole, info: AuxiliaryImageInfo?) -> String {
         if let urn = info?.typeURN { return urn }
         if role == .depth || role == .disparity { return depthURN }
         if let match = known.first(where: { $0.role == role }) { return match.urn }
@@ -53,7 +53,7 @@ public enum AuxiliaryType {
     }
 
     /// True for the 0...1 mattes (portrait and semantic), stored as 8-bit grey.
-    public static func isMatte(_ role: ImageRole) -> Bool {
+    package static func isMatte(_ role: ImageRole) -> Bool {
         [.portraitMatte, .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte].contains(role)
     }
 }

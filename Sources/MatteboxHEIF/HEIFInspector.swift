@@ -9,44 +9,44 @@ import MatteboxRuntime
 /// orientation, thumbnail, EXIF and XMP, and every auxiliary image with its
 /// type, size, bit depth and (for depth) range and representation. It comes
 /// from the boxes alone, so nothing is decoded and hostile files cost little.
-public struct HEIFSummary: Codable, Sendable {
-    public struct Image: Codable, Sendable {
-        public var item: UInt32
+package struct HEIFSummary: Codable, Sendable {
+    package struct Image: Codable, Sendable {
+        package var item: UInt32
         /// "hvc1", or "grid" (with its tile count).
-        public var coding: String
-        public var tiles: Int?
+        package var coding: String
+        package var tiles: Int?
         /// Size as stored (`ispe`) and as displayed (after irot).
-        public var storedWidth: Int
-        public var storedHeight: Int
-        public var width: Int
-        public var height: Int
-        public var bitDepth: Int?
-        public var channels: Int?
+        package var storedWidth: Int
+        package var storedHeight: Int
+        package var width: Int
+        package var height: Int
+        package var bitDepth: Int?
+        package var channels: Int?
     }
 
-    public struct Auxiliary: Codable, Sendable {
-        public var image: Image
-        public var type: String
+    package struct Auxiliary: Codable, Sendable {
+        package var image: Image
+        package var type: String
         /// The role Mattebox reads it as.
-        public var role: String
-        public var depth: DepthRepresentation?
+        package var role: String
+        package var depth: DepthRepresentation?
         /// apdi:AuxiliaryImageType from its XMP, when present.
-        public var xmpAuxiliaryImageType: String?
-        public var xmpBytes: Int?
+        package var xmpAuxiliaryImageType: String?
+        package var xmpBytes: Int?
     }
 
-    public struct Exif: Codable, Sendable {
-        public var bytes: Int
-        public var make: String?
-        public var model: String?
-        public var dateTimeOriginal: String?
-        public var orientation: Int?
-        public var hasLocation: Bool
+    package struct Exif: Codable, Sendable {
+        package var bytes: Int
+        package var make: String?
+        package var model: String?
+        package var dateTimeOriginal: String?
+        package var orientation: Int?
+        package var hasLocation: Bool
         /// A Live Photo's content identifier (Apple's maker note).
-        public var contentIdentifier: String?
+        package var contentIdentifier: String?
 
         /// What `inspect` says of an EXIF block, in any container.
-        public init(_ block: ExifBlock) {
+        package init(_ block: ExifBlock) {
             bytes = block.bytes.count
             make = block.make
             model = block.model
@@ -57,36 +57,36 @@ public struct HEIFSummary: Codable, Sendable {
         }
     }
 
-    public var file: String
-    public var bytes: Int
-    public var brands: [String]
-    public var primary: Image
+    package var file: String
+    package var bytes: Int
+    package var brands: [String]
+    package var primary: Image
     /// EXIF orientation equivalent of the primary's irot/imir (1 = none).
-    public var orientation: Int
-    public var transforms: [String]
-    public var iccProfileBytes: Int?
-    public var thumbnail: Image?
-    public var exif: Exif?
-    public var xmpBytes: Int?
-    public var xmpNamespaces: [String]
-    public var auxiliary: [Auxiliary]
+    package var orientation: Int
+    package var transforms: [String]
+    package var iccProfileBytes: Int?
+    package var thumbnail: Image?
+    package var exif: Exif?
+    package var xmpBytes: Int?
+    package var xmpNamespaces: [String]
+    package var auxiliary: [Auxiliary]
     /// Top-level images besides the primary (a stereo pair's other view, a burst).
-    public var otherImages: [Image]
+    package var otherImages: [Image]
     /// Entity groups, as "ster: 1, 2".
-    public var entityGroups: [String]
+    package var entityGroups: [String]
 }
 
 /// Builds a `HEIFSummary` from a file's boxes.
-public enum HEIFInspector {
-    public static func inspect(at url: URL) throws -> HEIFSummary {
+package enum HEIFInspector {
+    package static func inspect(at url: URL) throws -> HEIFSummary {
         try reading(url) { try summarize($0, file: url.path) }
     }
 
     /// A HEIC Motion Photo's movie (its `mpvd` box) and the primary's XMP that locates it.
-    public typealias MotionPhotoMovie = (movie: Data, xmp: Data?)
+    package typealias MotionPhotoMovie = (movie: Data, xmp: Data?)
 
     /// The summary and, for a HEIC Motion Photo, its movie, from one read of the file.
-    public static func inspectWithMotionPhoto(at url: URL) throws -> (summary: HEIFSummary, motionPhoto: MotionPhotoMovie?) {
+    package static func inspectWithMotionPhoto(at url: URL) throws -> (summary: HEIFSummary, motionPhoto: MotionPhotoMovie?) {
         try reading(url) { container in
             let summary = try summarize(container, file: url.path)
             guard let (movie, _) = MotionPhotoVideoBox.movie(in: container) else { return (summary, nil) }
@@ -175,15 +175,15 @@ public enum HEIFInspector {
     }
 
     /// The namespace prefixes an XMP packet declares (`xmlns:apdi=...` gives "apdi"); none when it is not readable XMP.
-    public static func namespaces(_ xmp: Data) -> [String] { (try? XMPPacket(xmp))?.namespacePrefixes ?? [] }
+    package static func namespaces(_ xmp: Data) -> [String] { (try? XMPPacket(xmp))?.namespacePrefixes ?? [] }
 }
 
 extension HEIFInspector {
     /// The libheif this machine links, for reports.
-    public static var libheifVersion: String { String(cString: heif_get_version()) }
+    package static var libheifVersion: String { String(cString: heif_get_version()) }
 
     /// Whether libheif's own API opens the file, and what it sees or says.
-    public static func libheifVerdict(at url: URL) -> String {
+    package static func libheifVerdict(at url: URL) -> String {
         do {
             let description = try HEVCCodec.describeWithLibheif(try HEIFReader.readBytes(url))
             let auxiliary = description.split(separator: "\n").filter { $0.hasPrefix("aux ") }.count

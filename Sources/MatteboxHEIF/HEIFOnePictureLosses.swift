@@ -5,9 +5,9 @@ import MatteboxISOBMFF
 /// derived images, entity groups and metadata items beyond EXIF and XMP. The
 /// writer names them in a note, and the default output format keeps a file
 /// with other images as HEIC instead of dropping them.
-public enum HEIFOnePictureLosses {
+package enum HEIFOnePictureLosses {
     /// Descriptions of what `bytes` (a HEIF file; anything else gives none) holds beyond one picture.
-    public static func of(_ bytes: [UInt8]) -> [String] {
+    package static func of(_ bytes: [UInt8]) -> [String] {
         guard let source = container(bytes) else { return [] }
         var lost: [String] = []
         let others = HEIFCarryOver.otherTopLevelImages(of: source)
@@ -30,7 +30,7 @@ public enum HEIFOnePictureLosses {
     }
 
     /// True when `bytes` is a HEIF file with top-level images besides the primary.
-    public static func hasOtherImages(_ bytes: [UInt8]) -> Bool {
+    package static func hasOtherImages(_ bytes: [UInt8]) -> Bool {
         guard let source = container(bytes) else { return false }
         return !HEIFCarryOver.otherTopLevelImages(of: source).isEmpty
     }

@@ -13,21 +13,21 @@ import MatteboxRuntime
 /// writers make a fresh one from the processed primary, or copy it with an
 /// unchanged primary. Each image's coded origin is recorded (`codedOrigins`)
 /// so the writer can pass unchanged images through.
-public enum HEIFReader {
+package enum HEIFReader {
     /// The note that names auxiliary images left out because they could not be decoded.
-    public static let damagedNote = "damagedAuxiliaryImages"
+    package static let damagedNote = "damagedAuxiliaryImages"
     /// The note that names what of the file's top-level boxes a rewrite cannot carry.
-    public static let leftOutBoxesNote = "heifBoxes"
+    package static let leftOutBoxesNote = "heifBoxes"
     /// The role a stereo pair's right view is read into, as the Depth plugin takes it.
-    public static let stereoRightRole: ImageRole = "org.mattebox.stereo-right"
+    package static let stereoRightRole: ImageRole = "org.mattebox.stereo-right"
 
     /// True when a file starting with `header` (its first 256 bytes or so)
     /// is a HEIF image file this reader takes (not AVIF).
-    public static func recognizes(_ header: [UInt8]) -> Bool {
+    package static func recognizes(_ header: [UInt8]) -> Bool {
         HEIFContainer.looksLikeHEIF(header)
     }
 
-    public static func readPhoto(at url: URL) throws -> Photo {
+    package static func readPhoto(at url: URL) throws -> Photo {
         let bytes = try readBytes(url)
         do {
             var photo = try readPhoto(bytes)
@@ -41,7 +41,7 @@ public enum HEIFReader {
     /// The file's stored thumbnail (the item `thmb` points from to the primary), decoded
     /// alone, with the orientation it is displayed in; nil when the file has none.
     /// Far cheaper than the primary: a library shows this.
-    public static func readThumbnail(at url: URL) throws -> Photo? {
+    package static func readThumbnail(at url: URL) throws -> Photo? {
         let container = try HEIFContainer(bytes: try readBytes(url))
         guard let id = container.items(referencing: container.primaryID, by: "thmb").first else { return nil }
         var metadata = PhotoMetadata()

@@ -4,23 +4,23 @@ import MatteboxISOBMFF
 import MatteboxRuntime
 
 /// How a photo is written as HEIF.
-public struct HEIFWriteOptions: Sendable, Equatable {
+package struct HEIFWriteOptions: Sendable, Equatable {
     /// HEVC quality, 1...100. 75 keeps an iPhone photo within about 57 dB PSNR of its
     /// original decode at twice its size (`make bench` and the closing note of issue 3).
-    public var quality = HEIFWriteOptions.defaultQuality
+    package var quality = HEIFWriteOptions.defaultQuality
     /// The x265 preset; nil picks one from the photo's quality prioritisation.
-    public var preset: String?
+    package var preset: String?
     /// The longest side of the thumbnail item; 0 writes none.
-    public var thumbnailSize = 320
+    package var thumbnailSize = 320
     /// Copy images whose pixels did not change from the HEIF they were read
     /// from, as they are coded; false encodes every image again.
-    public var passthrough = true
+    package var passthrough = true
     /// The primary's encode, begun while later stages ran; used when still current.
-    public var encodedAhead: PrimaryEncodeAhead?
+    package var encodedAhead: PrimaryEncodeAhead?
 
-    public static let defaultQuality = 75
+    package static let defaultQuality = 75
 
-    public init(
+    package init(
         quality: Int = HEIFWriteOptions.defaultQuality, preset: String? = nil, thumbnailSize: Int = 320, passthrough: Bool = true
     ) {
         self.quality = quality
@@ -31,7 +31,7 @@ public struct HEIFWriteOptions: Sendable, Equatable {
 
     /// Speed, balanced and quality map to x265 presets as a capture pipeline
     /// would want them: fast enough for a shutter, or small and clean.
-    public static func preset(for quality: QualityPrioritization) -> String {
+    package static func preset(for quality: QualityPrioritization) -> String {
         switch quality {
         case .speed: return "ultrafast"
         case .balanced: return "fast"
@@ -39,7 +39,7 @@ public struct HEIFWriteOptions: Sendable, Equatable {
         }
     }
 
-    public static func == (a: HEIFWriteOptions, b: HEIFWriteOptions) -> Bool {
+    package static func == (a: HEIFWriteOptions, b: HEIFWriteOptions) -> Bool {
         (a.quality, a.preset, a.thumbnailSize, a.passthrough) == (b.quality, b.preset, b.thumbnailSize, b.passthrough)
             && a.encodedAhead === b.encodedAhead
     }
@@ -57,18 +57,18 @@ public struct HEIFWriteOptions: Sendable, Equatable {
 /// `CodedOrigin`) is not encoded again: its coded item is copied byte for
 /// byte, so adding mattes to an iPhone photo costs no generation loss and
 /// only the new images' encoding time.
-public enum HEIFWriter {
+package enum HEIFWriter {
     /// The note (by name) that says what of a HEIF input a write did not keep.
-    public static let notKeptNote = "notKept"
+    package static let notKeptNote = "notKept"
 
-    public static func encode(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws -> Data {
+    package static func encode(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws -> Data {
         try encodeReporting(photo, options: options).data
     }
 
     /// The file, and what of the HEIF input the photo came from it does not
     /// keep (derived images of re-encoded images, their groups, items
     /// Mattebox does not model), one phrase each.
-    public static func encodeReporting(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws
+    package static func encodeReporting(_ photo: Photo, options: HEIFWriteOptions = HEIFWriteOptions()) throws
         -> (data: Data, notKept: [String])
     {
         do {

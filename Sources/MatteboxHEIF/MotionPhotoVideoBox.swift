@@ -11,15 +11,15 @@ import MatteboxISOBMFF
 /// Samsung follows the MP4 with a `sefd` trailer inside the same box; it
 /// records the movie's absolute offset in the file, which a rewritten file no
 /// longer has, so it is not carried (and the reader says so).
-public enum MotionPhotoVideoBox {
-    public static let type = "mpvd"
+package enum MotionPhotoVideoBox {
+    package static let type = "mpvd"
     /// Bytes between the HEIF's end and the movie's start: the box header.
-    public static let headerLength = 8
+    package static let headerLength = 8
     /// Top-level boxes a HEIF reader expects, besides `mpvd`.
     static let heifBoxes: Set<String> = ["ftyp", "meta", "mdat", "free", "skip"]
 
     /// The movie in `container`, and what of the box was not taken.
-    public static func movie(in container: HEIFContainer) -> (movie: Data, leftOut: String?)? {
+    package static func movie(in container: HEIFContainer) -> (movie: Data, leftOut: String?)? {
         guard let box = container.topLevelBoxes.first(type), box.payload.count >= 16,
             BoxType.string(container.bytes[(box.payload.lowerBound + 4)..<(box.payload.lowerBound + 8)]) == "ftyp"
         else { return nil }
@@ -36,13 +36,13 @@ public enum MotionPhotoVideoBox {
     }
 
     /// Top-level boxes the reader does not model, by type and size, so a rewrite can say it did not keep them.
-    public static func unmodelledBoxes(in container: HEIFContainer) -> [String] {
+    package static func unmodelledBoxes(in container: HEIFContainer) -> [String] {
         container.topLevelBoxes.filter { !heifBoxes.contains($0.type) && $0.type != type }
             .map { "'\($0.type)' (\($0.range.count) bytes)" }
     }
 
     /// `heif` with the movie appended in an `mpvd` box.
-    public static func appending(_ movie: Data, to heif: Data) -> Data {
+    package static func appending(_ movie: Data, to heif: Data) -> Data {
         var box = ByteWriter()
         box.u32(UInt32(clamping: movie.count + headerLength))
         box.fourCC(type)

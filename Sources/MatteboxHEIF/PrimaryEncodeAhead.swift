@@ -10,7 +10,7 @@ import Synchronization
 /// wrote into the primary after all, or changed the quality or preset, makes
 /// the writer encode again), so the file is byte for byte what encoding at
 /// the end would have written.
-public final class PrimaryEncodeAhead: Sendable {
+package final class PrimaryEncodeAhead: Sendable {
     typealias Coded = (image: HEVCCodec.CodedImage, thumbnail: HEVCCodec.CodedImage?)
 
     private let fingerprint: PixelFingerprint
@@ -21,7 +21,7 @@ public final class PrimaryEncodeAhead: Sendable {
     /// Starts encoding `photo`'s primary as `HEIFWriter` would with `options`;
     /// nil when the writer would not encode it (copied unchanged from a HEIF
     /// input, or pixels HEVC cannot take).
-    public init?(_ photo: Photo, options: HEIFWriteOptions) {
+    package init?(_ photo: Photo, options: HEIFWriteOptions) {
         guard let (pixels, settings) = HEIFWriter.primaryEncoding(of: photo, options: options) else { return nil }
         fingerprint = PixelFingerprint(photo.primary)
         self.settings = settings
@@ -47,5 +47,5 @@ public final class PrimaryEncodeAhead: Sendable {
     }
 
     /// Waits until the encoding thread has finished (nothing of it runs on after a photo).
-    public func wait() { finished.wait() }
+    package func wait() { finished.wait() }
 }

@@ -1,17 +1,17 @@
 /// One ISOBMFF box located in a file: its type, where it starts and ends, and
 /// where its payload (after the header) lies.
-public struct Box {
-    public let type: String
-    public let range: Range<Int>
-    public let payload: Range<Int>
+package struct Box {
+    package let type: String
+    package let range: Range<Int>
+    package let payload: Range<Int>
 
     /// Limits that keep a hostile file from costing much: boxes per level and
     /// nesting are far above what any camera writes.
-    public static let maximumBoxesPerLevel = 100_000
+    package static let maximumBoxesPerLevel = 100_000
 
     /// The header at `reader`'s position: the box's type, its whole size (a size of 0 means
     /// the `available` bytes to the end of its parent) and the header's own length.
-    public static func header(_ reader: inout ByteReader, available: Int) throws -> (type: String, size: Int, headerLength: Int) {
+    package static func header(_ reader: inout ByteReader, available: Int) throws -> (type: String, size: Int, headerLength: Int) {
         let start = reader.position
         let size32 = try reader.u32("a box size")
         let type = try reader.fourCC("a box type")
@@ -27,7 +27,7 @@ public struct Box {
 
     /// The boxes that tile `range` one after another. A size that runs past the
     /// end, or is smaller than its own header, is an error.
-    public static func children(of bytes: [UInt8], in range: Range<Int>, parent: String) throws -> [Box] {
+    package static func children(of bytes: [UInt8], in range: Range<Int>, parent: String) throws -> [Box] {
         var reader = ByteReader(bytes, range: range)
         var boxes: [Box] = []
         while !reader.isAtEnd {
@@ -53,7 +53,7 @@ public struct Box {
     }
 
     /// A reader over the payload, past the version and flags of a FullBox.
-    public func fullBoxReader(_ bytes: [UInt8]) throws -> (reader: ByteReader, version: UInt8, flags: UInt32) {
+    package func fullBoxReader(_ bytes: [UInt8]) throws -> (reader: ByteReader, version: UInt8, flags: UInt32) {
         var reader = ByteReader(bytes, range: payload)
         let word = try reader.u32("'\(type)' version and flags")
         return (reader, UInt8(word >> 24), word & 0xFF_FFFF)
@@ -61,9 +61,9 @@ public struct Box {
 }
 
 extension Array where Element == Box {
-    public func first(_ type: String) -> Box? { first { $0.type == type } }
+    package func first(_ type: String) -> Box? { first { $0.type == type } }
 
-    public func required(_ type: String, in parent: String) throws -> Box {
+    package func required(_ type: String, in parent: String) throws -> Box {
         guard let box = first(type) else { throw HEIFError.malformed("no '\(type)' box in '\(parent)'") }
         return box
     }

@@ -1,26 +1,26 @@
 /// Big-endian bytes and ISOBMFF boxes, appended in order. A box's size is
 /// patched in when its body is done, so nesting reads like the layout.
-public struct ByteWriter {
-    public private(set) var bytes: [UInt8] = []
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
-    public mutating func u8(_ value: UInt8) { bytes.append(value) }
-    public mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
-    public mutating func u32(_ value: UInt32) {
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
+    package mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
+    package mutating func u32(_ value: UInt32) {
         bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
-    public mutating func fourCC(_ code: String) {
+    package mutating func fourCC(_ code: String) {
         precondition(code.utf8.count == 4, "four-character code expected, got \(code)")
         bytes += Array(code.utf8)
     }
-    public mutating func cString(_ text: String) { bytes += Array(text.utf8) + [0] }
-    public mutating func append<S: Sequence>(_ data: S) where S.Element == UInt8 { bytes += data }
+    package mutating func cString(_ text: String) { bytes += Array(text.utf8) + [0] }
+    package mutating func append<S: Sequence>(_ data: S) where S.Element == UInt8 { bytes += data }
 
     /// A box whose body `content` writes; its 32-bit size is filled in after.
-    public mutating func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows {
+    package mutating func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows {
         let start = bytes.count
         u32(0)
         fourCC(type)
@@ -33,7 +33,7 @@ public struct ByteWriter {
     }
 
     /// A FullBox: a box whose body starts with a version byte and 24 flag bits.
-    public mutating func fullBox(
+    package mutating func fullBox(
         _ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ content: (inout ByteWriter) throws -> Void
     ) rethrows {
         try box(type) { body in
@@ -43,13 +43,13 @@ public struct ByteWriter {
     }
 
     /// A standalone box as bytes (for properties that are shared by items).
-    public static func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows -> [UInt8] {
+    package static func box(_ type: String, _ content: (inout ByteWriter) throws -> Void) rethrows -> [UInt8] {
         var writer = ByteWriter()
         try writer.box(type, content)
         return writer.bytes
     }
 
-    public static func fullBox(
+    package static func fullBox(
         _ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ content: (inout ByteWriter) throws -> Void
     ) rethrows -> [UInt8] {
         var writer = ByteWriter()

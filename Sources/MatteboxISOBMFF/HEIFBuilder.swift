@@ -3,7 +3,7 @@
 ///
 /// Identical property boxes are stored once and shared. IDs stay 16-bit (the
 /// `infe` v2 / `iref` v0 / `ipma` v0 forms every reader accepts).
-public struct HEIFBuilder {
+package struct HEIFBuilder {
     private struct Item {
         let id: UInt16
         let type: String
@@ -13,22 +13,22 @@ public struct HEIFBuilder {
         var properties: [(index: Int, essential: Bool)] = []
     }
 
-    public var majorBrand = "heic"
-    public var compatibleBrands = ["mif1", "heic"]
+    package var majorBrand = "heic"
+    package var compatibleBrands = ["mif1", "heic"]
     private var items: [Item] = []
     private var propertyBoxes: [[UInt8]] = []
     private var references: [(type: String, from: UInt16, to: [UInt16])] = []
     private var entityGroups: [(type: String, entities: [UInt16])] = []
     private var primaryID: UInt16 = 1
 
-    public static let maximumItems = 60_000
+    package static let maximumItems = 60_000
 
-    public init() {}
+    package init() {}
 
-    public var itemCount: Int { items.count }
+    package var itemCount: Int { items.count }
 
     /// Adds an item and returns its ID; the first item added is the primary.
-    public mutating func addItem(type: String, hidden: Bool, data: [UInt8], contentType: String? = nil) throws -> UInt16 {
+    package mutating func addItem(type: String, hidden: Bool, data: [UInt8], contentType: String? = nil) throws -> UInt16 {
         guard items.count < HEIFBuilder.maximumItems else {
             throw HEIFError.unsupported("more than \(HEIFBuilder.maximumItems) items")
         }
@@ -38,10 +38,10 @@ public struct HEIFBuilder {
         return id
     }
 
-    public mutating func setPrimary(_ id: UInt16) { primaryID = id }
+    package mutating func setPrimary(_ id: UInt16) { primaryID = id }
 
     /// Associates a property box (shared when an identical one exists).
-    public mutating func associate(_ id: UInt16, property box: [UInt8], essential: Bool) {
+    package mutating func associate(_ id: UInt16, property box: [UInt8], essential: Bool) {
         let index = propertyBoxes.firstIndex(of: box) ?? {
             propertyBoxes.append(box)
             return propertyBoxes.count - 1
@@ -49,18 +49,18 @@ public struct HEIFBuilder {
         items[Int(id) - 1].properties.append((index, essential))
     }
 
-    public mutating func addReference(_ type: String, from: UInt16, to: [UInt16]) {
+    package mutating func addReference(_ type: String, from: UInt16, to: [UInt16]) {
         references.append((type, from, to))
     }
 
     /// Adds an entity group (`altr`, `ster`...) of items; its ID follows the item IDs.
-    public mutating func addEntityGroup(_ type: String, items: [UInt16]) {
+    package mutating func addEntityGroup(_ type: String, items: [UInt16]) {
         entityGroups.append((type, items))
     }
 
     /// The whole file. `meta` is laid out twice: once to learn its size, then
     /// with the real `mdat` offsets (its size does not depend on them).
-    public func serialize() throws -> [UInt8] {
+    package func serialize() throws -> [UInt8] {
         let ftyp = ByteWriter.box("ftyp") { box in
             box.fourCC(majorBrand)
             box.u32(0)

@@ -1,29 +1,29 @@
 /// An item of a HEIF file (`infe` plus its `iloc` entry): an image, a tile,
 /// EXIF, XMP, a grid.
-public struct HEIFItem {
-    public let id: UInt32
-    public let type: String
-    public let isHidden: Bool
+package struct HEIFItem {
+    package let id: UInt32
+    package let type: String
+    package let isHidden: Bool
     /// A `mime` item's content type, or a `uri ` item's URI type (the same place in `infe`).
-    public let contentType: String?
+    package let contentType: String?
     /// Where the item's bytes are: file ranges, or ranges of `idat`.
-    public var extents: [Range<Int>] = []
-    public var inItemData = false
+    package var extents: [Range<Int>] = []
+    package var inItemData = false
 }
 
 /// A typed link between items (`iref` child): `auxl`, `cdsc`, `dimg`, `thmb`.
 /// An entity group of `grpl` (e.g. `altr`: alternatives of one another, such
 /// as iOS 18's tone-mapped HDR rendition and the primary).
-public struct HEIFEntityGroup: Equatable, Sendable {
-    public let type: String
-    public let id: UInt32
-    public let entities: [UInt32]
+package struct HEIFEntityGroup: Equatable, Sendable {
+    package let type: String
+    package let id: UInt32
+    package let entities: [UInt32]
 }
 
-public struct HEIFReference: Equatable {
-    public let type: String
-    public let from: UInt32
-    public let to: [UInt32]
+package struct HEIFReference: Equatable {
+    package let type: String
+    package let from: UInt32
+    package let to: [UInt32]
 }
 
 /// The structure of a HEIF file as its boxes state it: items, properties,
@@ -32,29 +32,29 @@ public struct HEIFReference: Equatable {
 ///
 /// Mattebox reads HEIF itself (rather than through libheif's API) so it can
 /// see every auxiliary item, including files libheif 1.15 refuses.
-public struct HEIFContainer {
-    public let bytes: [UInt8]
-    public let majorBrand: String
-    public let compatibleBrands: [String]
-    public let primaryID: UInt32
+package struct HEIFContainer {
+    package let bytes: [UInt8]
+    package let majorBrand: String
+    package let compatibleBrands: [String]
+    package let primaryID: UInt32
     /// The file's top-level boxes (`ftyp`, `meta`, `mdat`, and whatever else follows).
-    public let topLevelBoxes: [Box]
-    public private(set) var items: [UInt32: HEIFItem] = [:]
+    package let topLevelBoxes: [Box]
+    package private(set) var items: [UInt32: HEIFItem] = [:]
     /// Item IDs in `iinf` order.
-    public private(set) var itemOrder: [UInt32] = []
-    public private(set) var properties: [HEIFProperty] = []
+    package private(set) var itemOrder: [UInt32] = []
+    package private(set) var properties: [HEIFProperty] = []
     /// Per item: (index into `properties`, essential), in `ipma` order.
-    public private(set) var associations: [UInt32: [(index: Int, essential: Bool)]] = [:]
-    public private(set) var references: [HEIFReference] = []
-    public private(set) var entityGroups: [HEIFEntityGroup] = []
+    package private(set) var associations: [UInt32: [(index: Int, essential: Bool)]] = [:]
+    package private(set) var references: [HEIFReference] = []
+    package private(set) var entityGroups: [HEIFEntityGroup] = []
     private var itemData: Range<Int>?
 
-    public static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
+    package static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
     /// Brands of AV1 image files, which share the container but are left to libvips.
-    public static let av1Brands: Set<String> = ["avif", "avis"]
+    package static let av1Brands: Set<String> = ["avif", "avis"]
 
     /// True when the bytes start with an `ftyp` naming a HEIF (HEVC) image brand.
-    public static func looksLikeHEIF(_ prefix: [UInt8]) -> Bool {
+    package static func looksLikeHEIF(_ prefix: [UInt8]) -> Bool {
         let brands = fileBrands(prefix)
         let hevc = brands.contains { imageBrands.contains($0) && $0 != "mif1" && $0 != "msf1" }
         return hevc || (brands.contains { imageBrands.contains($0) } && !brands.contains { av1Brands.contains($0) })
@@ -62,7 +62,7 @@ public struct HEIFContainer {
 
     /// The major and compatible brands of the `ftyp` box a file starts with
     /// (empty when it does not start with one), read from its first bytes.
-    public static func fileBrands(_ prefix: [UInt8]) -> [String] {
+    package static func fileBrands(_ prefix: [UInt8]) -> [String] {
         guard prefix.count >= 12, BoxType.string(prefix[4..<8]) == "ftyp" else { return [] }
         let size = min(prefix.count, Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3]))
         var brands = [BoxType.string(prefix[8..<12])]
@@ -74,7 +74,7 @@ public struct HEIFContainer {
         return brands
     }
 
-    public init(bytes: [UInt8]) throws {
+    package init(bytes: [UInt8]) throws {
         self.bytes = bytes
         let top = try Box.children(of: bytes, in: 0..<bytes.count, parent: "file")
         topLevelBoxes = top
@@ -253,7 +253,7 @@ public struct HEIFContainer {
     // MARK: Queries
 
     /// The item's bytes, joined from its extents.
-    public func data(of id: UInt32) throws -> [UInt8] {
+    package func data(of id: UInt32) throws -> [UInt8] {
         guard let item = items[id] else { throw HEIFError.malformed("item \(id) does not exist") }
         guard !item.extents.isEmpty else { throw HEIFError.malformed("item \(id) (\(item.type)) has no data location") }
         let base = item.inItemData ? itemData!.lowerBound : 0
@@ -264,26 +264,26 @@ public struct HEIFContainer {
     }
 
     /// The item's properties with their essential flags, in association order.
-    public func properties(of id: UInt32) -> [(property: HEIFProperty, essential: Bool)] {
+    package func properties(of id: UInt32) -> [(property: HEIFProperty, essential: Bool)] {
         (associations[id] ?? []).map { (properties[$0.index], $0.essential) }
     }
 
-    public func property(_ type: String, of id: UInt32) -> HEIFProperty? {
+    package func property(_ type: String, of id: UInt32) -> HEIFProperty? {
         properties(of: id).first { $0.property.type == type }?.property
     }
 
     /// Items that point at `target` with a reference of this type ("auxl" → aux items).
-    public func items(referencing target: UInt32, by type: String) -> [UInt32] {
+    package func items(referencing target: UInt32, by type: String) -> [UInt32] {
         references.filter { $0.type == type && $0.to.contains(target) }.map(\.from)
     }
 
     /// Items `source` points at with a reference of this type ("dimg" → tiles).
-    public func targets(of source: UInt32, by type: String) -> [UInt32] {
+    package func targets(of source: UInt32, by type: String) -> [UInt32] {
         references.filter { $0.type == type && $0.from == source }.flatMap(\.to)
     }
 
     /// The coded size from `ispe` (before rotation).
-    public func codedSize(of id: UInt32) -> (width: Int, height: Int)? {
+    package func codedSize(of id: UInt32) -> (width: Int, height: Int)? {
         if case .imageSize(let width, let height)? = property("ispe", of: id)?.value { return (width, height) }
         return nil
     }

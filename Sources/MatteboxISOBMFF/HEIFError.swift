@@ -1,6 +1,6 @@
 /// Why a HEIF file could not be read or written. Converted to `MatteboxError`
 /// (with the file name) where it leaves the HEIF module.
-public enum HEIFError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum HEIFError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The bytes break the format: a box size past the end, a count the box
     /// cannot hold, a reference loop.
     case malformed(String)
@@ -9,7 +9,7 @@ public enum HEIFError: Error, CustomStringConvertible, Sendable, Equatable {
     /// libheif refused to code an image.
     case codec(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let text): return "malformed HEIF: \(text)"
         case .unsupported(let text): return "unsupported HEIF: \(text)"

@@ -1,7 +1,7 @@
 /// An item property from `ipco`: its whole box (so it can be copied into
 /// another file byte for byte) and what Mattebox reads from it.
-public struct HEIFProperty {
-    public enum Value: Equatable {
+package struct HEIFProperty {
+    package enum Value: Equatable {
         /// `ispe`: the coded size, before any transform.
         case imageSize(width: Int, height: Int)
         /// `irot`: counter-clockwise quarter turns.
@@ -19,11 +19,11 @@ public struct HEIFProperty {
         case other
     }
 
-    public let type: String
-    public let box: [UInt8]
-    public let value: Value
+    package let type: String
+    package let box: [UInt8]
+    package let value: Value
 
-    public static func parse(_ box: Box, in bytes: [UInt8]) throws -> HEIFProperty {
+    package static func parse(_ box: Box, in bytes: [UInt8]) throws -> HEIFProperty {
         let whole = Array(bytes[box.range])
         return HEIFProperty(type: box.type, box: whole, value: try parseValue(box, bytes))
     }

@@ -7,8 +7,8 @@ import MatteboxRuntime
 /// at a glance that depth and mattes line up with the picture: the primary as
 /// displayed, each auxiliary image (depth and disparity in a colour map, near
 /// red, far blue), and under each one the same image laid over the primary.
-public enum ContactSheet {
-    public static func render(_ photo: Photo, tileHeight: Int = 240) throws -> PixelImage {
+package enum ContactSheet {
+    package static func render(_ photo: Photo, tileHeight: Int = 240) throws -> PixelImage {
         let upright = try photo.displayedUpright()
         let height = max(16, tileHeight)
         let width = max(16, Int((Double(upright.primary.width) * Double(height) / Double(upright.primary.height)).rounded()))
@@ -38,7 +38,7 @@ public enum ContactSheet {
     /// One auxiliary image as the sheet's lower row draws it (depth in the colour
     /// map half over the picture, a matte dimming what it leaves out), upright, at
     /// most `longSide` pixels on its longer side: the camera app's viewer overlays.
-    public static func overlay(_ photo: Photo, role: ImageRole, longSide: Int = 1024) throws -> PixelImage {
+    package static func overlay(_ photo: Photo, role: ImageRole, longSide: Int = 1024) throws -> PixelImage {
         let upright = try photo.displayedUpright()
         guard let image = upright.auxiliary[role] else { throw MatteboxError("the photo has no \(role) image") }
         let (width, height) = fitted(upright.primary, longSide: longSide)
@@ -51,7 +51,7 @@ public enum ContactSheet {
 
     /// A small upright picture of the photo: its stored thumbnail when it has one (and
     /// `storedThumbnail` allows), else the primary scaled down.
-    public static func thumbnail(_ photo: Photo, longSide: Int = 320, storedThumbnail: Bool = true) throws -> PixelImage {
+    package static func thumbnail(_ photo: Photo, longSide: Int = 320, storedThumbnail: Bool = true) throws -> PixelImage {
         let upright = try photo.displayedUpright()
         let source = (storedThumbnail ? upright.auxiliary[.thumbnail] : nil) ?? upright.primary
         let (width, height) = fitted(source, longSide: longSide)

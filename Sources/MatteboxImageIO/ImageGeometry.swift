@@ -3,17 +3,17 @@ import MatteboxCore
 import MatteboxRuntime
 
 /// A rotation or mirror of a whole image. Raw values match `mbx_transform`.
-public enum GeometryTransform: Int, Sendable, CaseIterable {
+package enum GeometryTransform: Int, Sendable, CaseIterable {
     case rotate90 = 1
     case rotate180 = 2
     case rotate270 = 3
     case flipHorizontal = 4
     case flipVertical = 5
 
-    public var swapsDimensions: Bool { self == .rotate90 || self == .rotate270 }
+    package var swapsDimensions: Bool { self == .rotate90 || self == .rotate270 }
 
     /// The transform as an orientation (stored → result), to compose with others.
-    public var orientation: ExifOrientation {
+    package var orientation: ExifOrientation {
         switch self {
         case .rotate90: return ExifOrientation(mirrored: false, clockwiseQuarterTurns: 1)
         case .rotate180: return ExifOrientation(mirrored: false, clockwiseQuarterTurns: 2)
@@ -26,8 +26,8 @@ public enum GeometryTransform: Int, Sendable, CaseIterable {
 
 /// Pixel geometry through libvips, and the photo-wide versions that keep every
 /// auxiliary image registered with the primary.
-public enum ImageGeometry {
-    public static func apply(_ transform: GeometryTransform, to image: PixelImage) throws -> PixelImage {
+package enum ImageGeometry {
+    package static func apply(_ transform: GeometryTransform, to image: PixelImage) throws -> PixelImage {
         try Vips.start()
         var input = Vips.pixels(of: image)
         var output = mbx_pixels()
@@ -36,7 +36,7 @@ public enum ImageGeometry {
     }
 
     /// The image scaled to exactly `width` x `height` (the same image when it already is).
-    public static func resized(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
+    package static func resized(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
         if image.width == width, image.height == height { return image }
         try Vips.start()
         var input = Vips.pixels(of: image)
@@ -46,7 +46,7 @@ public enum ImageGeometry {
     }
 
     /// The image cropped to the aspect of `width` x `height` around its centre, then scaled to it.
-    public static func filled(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
+    package static func filled(_ image: PixelImage, width: Int, height: Int) throws -> PixelImage {
         let scale = max(Double(width) / Double(image.width), Double(height) / Double(image.height))
         let cropWidth = min(image.width, Int((Double(width) / scale).rounded()))
         let cropHeight = min(image.height, Int((Double(height) / scale).rounded()))
@@ -56,7 +56,7 @@ public enum ImageGeometry {
         return try resized(cropped, width: width, height: height)
     }
 
-    public static func crop(_ image: PixelImage, x: Int, y: Int, width: Int, height: Int) throws -> PixelImage {
+    package static func crop(_ image: PixelImage, x: Int, y: Int, width: Int, height: Int) throws -> PixelImage {
         try Vips.start()
         var input = Vips.pixels(of: image)
         var output = mbx_pixels()
@@ -70,7 +70,7 @@ public enum ImageGeometry {
 extension Photo {
     /// The photo as a viewer shows it: its EXIF orientation applied to the pixels
     /// (the orientation tag itself is left as it was).
-    public func displayedUpright() throws -> Photo {
+    package func displayedUpright() throws -> Photo {
         var upright = self
         if metadata.orientation.isMirrored { try upright.apply(.flipHorizontal) }
         switch metadata.orientation.clockwiseQuarterTurns {
@@ -84,7 +84,7 @@ extension Photo {
 
     /// Applies the transform to the primary and every auxiliary image. Images
     /// still as decoded keep their coded origin, with the transform noted.
-    public mutating func apply(_ transform: GeometryTransform) throws {
+    package mutating func apply(_ transform: GeometryTransform) throws {
         let before = primary
         primary = try ImageGeometry.apply(transform, to: primary)
         carryOrigin(.primary, from: before, to: primary, transform)
@@ -101,7 +101,7 @@ extension Photo {
 
     /// Crops to a rectangle in primary pixels; auxiliary images, whatever their
     /// resolution, are cropped to the same rectangle relative to their size.
-    public mutating func crop(x: Int, y: Int, width: Int, height: Int) throws {
+    package mutating func crop(x: Int, y: Int, width: Int, height: Int) throws {
         guard x >= 0, y >= 0, width > 0, height > 0, x + width <= primary.width, y + height <= primary.height else {
             throw MatteboxError(
                 "crop \(width)x\(height)+\(x)+\(y) lies outside the \(primary.width)x\(primary.height) primary image")

@@ -6,13 +6,13 @@ import Foundation
 /// (IMG_0001.MOV beside IMG_0001.HEIC, as iPhones store them, or beside
 /// IMG_0001.MP.jpg). Built once from a folder's listing, so pairing every
 /// still in it costs a lookup each.
-public struct LivePhotoMovies: Sendable {
-    public static let movieExtensions: Set<String> = ["mov", "mp4"]
+package struct LivePhotoMovies: Sendable {
+    package static let movieExtensions: Set<String> = ["mov", "mp4"]
 
     /// Movie names by their name without extension; the first in name order wins.
     private var byStem: [String: String] = [:]
 
-    public init(names: some Sequence<String>) {
+    package init(names: some Sequence<String>) {
         for name in names.sorted() where Self.isMovieName(name) {
             let stem = (name as NSString).deletingPathExtension
             if byStem[stem] == nil { byStem[stem] = name }
@@ -20,21 +20,21 @@ public struct LivePhotoMovies: Sendable {
     }
 
     /// The movies among `folder`'s files.
-    public init(folder: URL) {
+    package init(folder: URL) {
         self.init(names: (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
     }
 
     /// The name of the movie that pairs with the still named `still`, if there is one.
-    public func movie(for still: String) -> String? {
+    package func movie(for still: String) -> String? {
         byStem[Self.stem(of: (still as NSString).deletingPathExtension)]
     }
 
-    public static func isMovieName(_ name: String) -> Bool {
+    package static func isMovieName(_ name: String) -> Bool {
         !name.hasPrefix(".") && movieExtensions.contains((name as NSString).pathExtension.lowercased())
     }
 
     /// A still's name without extension as its movie shares it: "IMG.MP" → "IMG".
-    public static func stem(of stillStem: String) -> String {
+    package static func stem(of stillStem: String) -> String {
         (stillStem as NSString).pathExtension.uppercased() == "MP" ? (stillStem as NSString).deletingPathExtension : stillStem
     }
 }

@@ -5,14 +5,14 @@ import MatteboxRuntime
 /// Float images (depth in metres, disparity in pixels or 1/m) as 16-bit grey
 /// PNGs any tool can read: each sample is value × scale, clamped to
 /// 0...65535, and the scale is stated in a tEXt chunk (key `mattebox:<what>-scale`).
-public enum ScaledPNG {
+package enum ScaledPNG {
     /// The tEXt key that states the scale of a PNG of `what` (depth, disparity, ...).
-    public static func scaleKey(_ what: String) -> String { "mattebox:\(what)-scale" }
+    package static func scaleKey(_ what: String) -> String { "mattebox:\(what)-scale" }
 
     /// Without a scale: millimetres for depth in metres (as 16-bit depth is
     /// stored everywhere), else the largest power of two that keeps the
     /// image's largest value within 16 bits.
-    public static func encode(_ image: PixelImage, scale: Double? = nil, what: String) throws -> Data {
+    package static func encode(_ image: PixelImage, scale: Double? = nil, what: String) throws -> Data {
         let scale = scale ?? (what == "depth" ? 1000 : powerOfTwoScale(image))
         let png = try ImageEncoder.encode(scaledUInt16(image, scale: scale), as: .png)
         return try addingText(String(scale), key: scaleKey(what), toPNG: png)
@@ -27,7 +27,7 @@ public enum ScaledPNG {
     }
 
     /// 16-bit grey samples of value × scale (clamped to 0...65535).
-    public static func scaledUInt16(_ image: PixelImage, scale: Double) -> PixelImage {
+    package static func scaledUInt16(_ image: PixelImage, scale: Double) -> PixelImage {
         precondition(image.format == .float32 && image.channels == 1)
         let out = PixelImage(width: image.width, height: image.height, channels: 1, format: .uint16)
         let target = out.data.assumingMemoryBound(to: UInt16.self)
@@ -41,7 +41,7 @@ public enum ScaledPNG {
     }
 
     /// A PNG with a tEXt chunk added right after IHDR.
-    public static func addingText(_ value: String, key: String, toPNG png: Data) throws -> Data {
+    package static func addingText(_ value: String, key: String, toPNG png: Data) throws -> Data {
         let bytes = [UInt8](png)
         let ihdrEnd = 8 + 8 + 13 + 4
         guard bytes.count > ihdrEnd, bytes[12..<16] == ArraySlice("IHDR".utf8) else {

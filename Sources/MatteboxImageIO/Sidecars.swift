@@ -10,18 +10,18 @@ import MatteboxRuntime
 /// A `Sidecars` value is one folder's listing, read once: finding the
 /// sidecars of every photo in it costs a dictionary lookup per file, not a
 /// listing per photo.
-public struct Sidecars: Sendable {
-    public static let extensions: Set<String> = ["png", "pfm", "tif", "tiff"]
+package struct Sidecars: Sendable {
+    package static let extensions: Set<String> = ["png", "pfm", "tif", "tiff"]
 
     /// Every file that is a sidecar, by the name of the photo it belongs to.
-    public private(set) var byPhoto: [String: [ImageRole: URL]] = [:]
+    package private(set) var byPhoto: [String: [ImageRole: URL]] = [:]
     /// The names of the files that are sidecars (not photos).
-    public private(set) var sidecarNames: Set<String> = []
+    package private(set) var sidecarNames: Set<String> = []
     /// The movie beside each photo with its name (`LivePhotoMovies`), by the photo's name.
-    public private(set) var movieByPhoto: [String: URL] = [:]
+    package private(set) var movieByPhoto: [String: URL] = [:]
 
     /// The sidecars in `folder`.
-    public init(folder: URL) {
+    package init(folder: URL) {
         self.init(folder: folder, names: (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
     }
 
@@ -53,12 +53,12 @@ public struct Sidecars: Sendable {
     }
 
     /// The sidecars of the photo named `photo` in this folder, by role.
-    public func of(_ photo: String) -> [ImageRole: URL] { byPhoto[photo] ?? [:] }
+    package func of(_ photo: String) -> [ImageRole: URL] { byPhoto[photo] ?? [:] }
 
     /// Reads a sidecar as `--aux` does; a 16-bit PNG that states its scale
     /// (`--aux-png` wrote float values that way) comes back as float, except
     /// depth, which stays in 16-bit millimetres.
-    public static func read(_ url: URL, role: ImageRole) throws -> PixelImage {
+    package static func read(_ url: URL, role: ImageRole) throws -> PixelImage {
         let image = try ImageDecoder.decodeAuxiliaryImage(at: url)
         guard role != .depth, image.format == .uint16, url.pathExtension.lowercased() == "png",
             let handle = FileHandle(forReadingAtPath: url.path)

@@ -68,6 +68,6 @@ enum Vips {
 }
 
 /// The version of libvips Mattebox runs on, for `--version`.
-public enum ImageLibraries {
-    public static var libvipsVersion: String { String(cString: mbx_vips_version()) }
+package enum ImageLibraries {
+    package static var libvipsVersion: String { String(cString: mbx_vips_version()) }
 }

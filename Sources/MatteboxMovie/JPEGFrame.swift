@@ -4,9 +4,9 @@ import MatteboxRuntime
 
 /// Camera frames as JPEGs, made by FFmpeg's encoder: how a raw (YUYV) frame
 /// is kept compact in the Live Photo pre-roll.
-public enum JPEGFrame {
+package enum JPEGFrame {
     /// A YUYV frame encoded as a 4:2:2 JPEG (libavcodec qscale 3: visually lossless for a movie's source).
-    public static func fromYUYV(_ bytes: [UInt8], width: Int, height: Int, qscale: Int = 3) throws -> [UInt8] {
+    package static func fromYUYV(_ bytes: [UInt8], width: Int, height: Int, qscale: Int = 3) throws -> [UInt8] {
         guard bytes.count >= width * height * 2 else { throw MatteboxError("YUYV frame of \(bytes.count) bytes is short for \(width)x\(height)") }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0

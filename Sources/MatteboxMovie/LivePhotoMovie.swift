@@ -6,20 +6,20 @@ import MatteboxRuntime
 /// reads — the same content identifier as the still (the `mdta` key
 /// `com.apple.quicktime.content.identifier` in the movie's metadata) and the
 /// still's moment (`StillImageTimeTrack`).
-public enum LivePhotoMovie {
-    public static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
+package enum LivePhotoMovie {
+    package static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
 
     /// What was written.
-    public struct Written: Sendable {
-        public var path: String
-        public var frames: Int
-        public var duration: Double
+    package struct Written: Sendable {
+        package var path: String
+        package var frames: Int
+        package var duration: Double
         /// Seconds from the movie's start to the still's frame.
-        public var stillTime: Double
+        package var stillTime: Double
     }
 
     /// Encodes `frames` (capture order) to `path`, which must not exist; the file appears whole or not at all.
-    public static func write(
+    package static func write(
         frames: [MovieFrame], stillTimestamp: UInt64, contentIdentifier: String, format: MovieFormat, settings: MovieSettings,
         to path: String
     ) throws -> Written {

@@ -10,16 +10,16 @@ import MatteboxRuntime
 /// end of the file), with the MP4 after the image: right after a JPEG's end,
 /// in an `mpvd` box after a HEIC's boxes. Written as `<name>.MP.jpg` or
 /// `<name>.MP.heic`, the file name pattern the format asks writers to use.
-public enum MotionPhoto {
+package enum MotionPhoto {
     /// The MP4 a Motion Photo carries, and the still's time in it.
-    public struct Movie: Sendable {
-        public var bytes: [UInt8]
-        public var presentationMicroseconds: Int64
+    package struct Movie: Sendable {
+        package var bytes: [UInt8]
+        package var presentationMicroseconds: Int64
     }
 
     /// Makes `<still stem>.MP.jpg` from the JPEG still and the frames, and
     /// removes the plain still it replaces (a file this capture just wrote).
-    public static func make(
+    package static func make(
         still: URL, frames: [MovieFrame], stillTimestamp: UInt64, format: MovieFormat, settings: MovieSettings
     ) throws -> URL {
         let jpeg = try readFile(still)
@@ -36,7 +36,7 @@ public enum MotionPhoto {
     }
 
     /// `<still stem>.MP.<ext>`, which must not exist yet.
-    public static func destination(for still: URL, fileExtension: String) throws -> URL {
+    package static func destination(for still: URL, fileExtension: String) throws -> URL {
         let destination = still.deletingPathExtension().appendingPathExtension("MP.\(fileExtension)")
         guard !FileManager.default.fileExists(atPath: destination.path) else {
             throw MatteboxError("\(destination.path) already exists; a Motion Photo never replaces a file")
@@ -45,7 +45,7 @@ public enum MotionPhoto {
     }
 
     /// The frames as a plain (not fragmented) MP4, encoded through a hidden file beside the still.
-    public static func encode(
+    package static func encode(
         frames: [MovieFrame], stillTimestamp: UInt64, format: MovieFormat, settings: MovieSettings, beside still: URL
     ) throws -> Movie {
         guard let first = frames.first else { throw MatteboxError("no frames for the Motion Photo's movie") }
@@ -80,7 +80,7 @@ public enum MotionPhoto {
     /// further rdf:Description (XMP allows several), so nothing there is
     /// lost; a new packet when it has none or it cannot be read. For a HEIC
     /// still, whose movie follows the image in an `mpvd` box (`padding` is its 8-byte header).
-    public static func xmp(adding movie: Movie, to existing: Data?, primaryMime: String, padding: Int) -> Data {
+    package static func xmp(adding movie: Movie, to existing: Data?, primaryMime: String, padding: Int) -> Data {
         let packet = packet(
             movieLength: movie.bytes.count, presentationMicroseconds: movie.presentationMicroseconds, primaryMime: primaryMime,
             padding: padding)

@@ -6,26 +6,26 @@ import MatteboxRuntime
 /// is decoded): duration, the video's coding and frame count, and the Live
 /// Photo pairing — the `mdta` content identifier in `moov/meta` and the
 /// still's time from a `mebx` track keyed `com.apple.quicktime.still-image-time`.
-public struct MovieSummary: Codable, Sendable, Equatable {
-    public var duration: Double
+package struct MovieSummary: Codable, Sendable, Equatable {
+    package var duration: Double
     /// The video sample entry's type (avc1, hvc1, ...).
-    public var videoCoding: String?
-    public var videoFrames: Int?
-    public var contentIdentifier: String?
+    package var videoCoding: String?
+    package var videoFrames: Int?
+    package var contentIdentifier: String?
     /// Seconds from the start to the still, when the movie marks it.
-    public var stillImageTime: Double?
+    package var stillImageTime: Double?
     /// A fragmented movie (`mvex`, as recordings are written): its frames and length come from its fragments.
-    public var fragmented: Bool
+    package var fragmented: Bool
     /// Where a fragmented movie's file ends inside a box (a recording whose writer was
     /// killed): its frames and length are those of the whole fragments before it.
-    public var cutOffAt: Int?
+    package var cutOffAt: Int?
 }
 
 /// Reads a `MovieSummary` from a movie's boxes, for `inspect` and the Live Photo pairing.
-public enum MovieInspector {
+package enum MovieInspector {
     /// Whether `bytes` start like a QuickTime or MP4 movie (an `ftyp` with a movie brand;
     /// HEIF, AVIF and raw formats such as CR3 share the box structure but not the brands).
-    public static func looksLikeMovie(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package static func looksLikeMovie(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard bytes.count >= 12 else { return false }
         let start = bytes.startIndex
         guard BoxType.string(bytes[(start + 4)..<(start + 8)]) == "ftyp" else { return false }
@@ -36,7 +36,7 @@ public enum MovieInspector {
         "qt  ", "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VP", "3gp4", "3gp5", "3gp6", "dash",
     ]
 
-    public static func inspect(_ bytes: [UInt8], name: String) throws -> MovieSummary {
+    package static func inspect(_ bytes: [UInt8], name: String) throws -> MovieSummary {
         // The box layer speaks of HEIF; a movie's errors name the movie.
         do { return try summarise(bytes, name: name) } catch let error as HEIFError {
             switch error {

@@ -9,21 +9,21 @@ import MatteboxRuntime
 /// finished. A queue that overflows (the encoder cannot keep up) drops frames
 /// and counts them.
 // Unchecked: frames are queued under an NSCondition (it waits); one encoder thread owns the FFmpeg contexts until `finish`.
-public final class MovieRecorder: @unchecked Sendable {
+package final class MovieRecorder: @unchecked Sendable {
     /// What a finished recording is.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The finished movie, or the `.recording` file that holds what was written when it could not be finished.
-        public var path: String
-        public var complete: Bool
-        public var frames: Int
-        public var droppedFrames: Int
+        package var path: String
+        package var complete: Bool
+        package var frames: Int
+        package var droppedFrames: Int
         /// From the first frame's capture time to the last's, in seconds.
-        public var duration: Double
-        public var error: String?
+        package var duration: Double
+        package var error: String?
     }
 
-    public let path: String
-    public let writingPath: String
+    package let path: String
+    package let writingPath: String
     private let writer: MovieWriter
     private let condition = NSCondition()
     private var queue: [MovieFrame] = []
@@ -40,7 +40,7 @@ public final class MovieRecorder: @unchecked Sendable {
 
     /// `onFailure` is called once, from the encoder's thread, when writing fails
     /// (a full disk): the owner should then `finish`, which keeps what was written.
-    public init(
+    package init(
         path: String, format: MovieFormat, settings: MovieSettings, metadata: [(String, String)] = [], maxQueuedFrames: Int = 45,
         onFailure: (@Sendable (String) -> Void)? = nil
     ) throws {
@@ -59,7 +59,7 @@ public final class MovieRecorder: @unchecked Sendable {
     }
 
     /// Queues a frame; never blocks the caller. A full queue drops the frame.
-    public func append(_ frame: MovieFrame) {
+    package func append(_ frame: MovieFrame) {
         condition.withLock {
             guard !closing else { return }
             if queue.count >= maxQueued {
@@ -72,12 +72,12 @@ public final class MovieRecorder: @unchecked Sendable {
     }
 
     /// Frames accepted so far (queued or encoded) and dropped.
-    public var counts: (frames: Int, dropped: Int) {
+    package var counts: (frames: Int, dropped: Int) {
         condition.withLock { (writer.frameCount + queue.count, dropped) }
     }
 
     /// Seconds from the first frame to the newest one queued.
-    public var recordedSeconds: Double {
+    package var recordedSeconds: Double {
         condition.withLock {
             guard let first = firstTimestamp, let last = lastTimestamp else { return 0 }
             return Double(last - first) / 1e9
@@ -86,7 +86,7 @@ public final class MovieRecorder: @unchecked Sendable {
 
     /// Encodes what is queued, finishes the file and renames it into place;
     /// when that fails, the `.recording` file stays with what its fragments hold.
-    public func finish() -> Outcome {
+    package func finish() -> Outcome {
         condition.withLock {
             closing = true
             condition.signal()

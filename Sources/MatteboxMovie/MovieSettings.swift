@@ -3,15 +3,15 @@ import Foundation
 /// How a movie is encoded and packed (AVCaptureMovieFileOutput's output
 /// settings): the codec, a quality level, the container, and the encoder's
 /// speed preset. The defaults keep up with 1280x960 at 30 fps on two cores.
-public struct MovieSettings: Sendable, Equatable {
-    public enum Codec: String, Sendable, CaseIterable, Codable {
+package struct MovieSettings: Sendable, Equatable {
+    package enum Codec: String, Sendable, CaseIterable, Codable {
         case h264, hevc
 
         /// The FFmpeg encoder that makes it.
         var encoder: String { self == .h264 ? "libx264" : "libx265" }
     }
 
-    public enum Quality: String, Sendable, CaseIterable, Codable {
+    package enum Quality: String, Sendable, CaseIterable, Codable {
         case low, medium, high
 
         /// x264's and x265's constant rate factor for the level (x265's scale sits about 5 higher for the same look).
@@ -21,22 +21,22 @@ public struct MovieSettings: Sendable, Equatable {
         }
     }
 
-    public enum Container: String, Sendable, CaseIterable, Codable {
+    package enum Container: String, Sendable, CaseIterable, Codable {
         case mp4, mov
 
-        public var fileExtension: String { rawValue }
+        package var fileExtension: String { rawValue }
     }
 
     /// The speed presets x264 and x265 share, fastest first.
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+    package static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 
-    public var codec: Codec
-    public var quality: Quality
-    public var container: Container
+    package var codec: Codec
+    package var quality: Quality
+    package var container: Container
     /// x264/x265 speed preset; `veryfast` keeps 1280x960 at 30 fps real time on two cores.
-    public var preset: String
+    package var preset: String
 
-    public init(codec: Codec = .h264, quality: Quality = .medium, container: Container = .mp4, preset: String = "veryfast") {
+    package init(codec: Codec = .h264, quality: Quality = .medium, container: Container = .mp4, preset: String = "veryfast") {
         self.codec = codec
         self.quality = quality
         self.container = container
@@ -45,7 +45,7 @@ public struct MovieSettings: Sendable, Equatable {
 }
 
 /// The pixel layout of the frames a movie is made from: what the camera sends.
-public enum MovieInput: Sendable, Equatable {
+package enum MovieInput: Sendable, Equatable {
     /// Each frame a whole JPEG (MJPEG cameras).
     case mjpeg
     /// Packed YUV 4:2:2 (YUYV).
@@ -56,12 +56,12 @@ public enum MovieInput: Sendable, Equatable {
 
 /// One frame of a movie: the camera's bytes and when it was captured
 /// (nanoseconds on the camera's clock, CLOCK_MONOTONIC for V4L2).
-public struct MovieFrame: Sendable {
-    public var bytes: [UInt8]
-    public var timestamp: UInt64
-    public var input: MovieInput
+package struct MovieFrame: Sendable {
+    package var bytes: [UInt8]
+    package var timestamp: UInt64
+    package var input: MovieInput
 
-    public init(bytes: [UInt8], timestamp: UInt64, input: MovieInput) {
+    package init(bytes: [UInt8], timestamp: UInt64, input: MovieInput) {
         self.bytes = bytes
         self.timestamp = timestamp
         self.input = input
@@ -70,17 +70,17 @@ public struct MovieFrame: Sendable {
 
 /// What a movie is of: its size, nominal rate, and how a player shows it
 /// (rotation and mirroring are container metadata, the pixels stay as captured).
-public struct MovieFormat: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var input: MovieInput
-    public var framesPerSecond: Double
+package struct MovieFormat: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var input: MovieInput
+    package var framesPerSecond: Double
     /// Clockwise degrees a player turns the picture to show it upright.
-    public var rotationDegrees: Int
+    package var rotationDegrees: Int
     /// A player flips the picture left-right (front camera, mirrored like the preview).
-    public var mirrored: Bool
+    package var mirrored: Bool
 
-    public init(width: Int, height: Int, input: MovieInput, framesPerSecond: Double, rotationDegrees: Int = 0, mirrored: Bool = false) {
+    package init(width: Int, height: Int, input: MovieInput, framesPerSecond: Double, rotationDegrees: Int = 0, mirrored: Bool = false) {
         self.width = width
         self.height = height
         self.input = input

@@ -76,7 +76,7 @@ extension MovieInspector {
     /// A fragmented movie cut off inside a box (a killed recording) is summarised up to its
     /// last whole fragment, as players play it, and says where it was cut; any other cut
     /// movie is an error, since its `moov` may describe frames that are not there.
-    public static func inspect(at url: URL) throws -> MovieSummary {
+    package static func inspect(at url: URL) throws -> MovieSummary {
         let skeleton = try MovieSkeleton.read(url)
         guard let cut = skeleton.cut else { return try inspect(skeleton.bytes, name: url.path) }
         guard var summary = try? inspect(skeleton.bytes, name: url.path), summary.fragmented else { throw MatteboxError(cut.message) }

@@ -6,14 +6,14 @@ import MatteboxRuntime
 /// frames in with their capture times, which become the presentation times,
 /// so a dropped frame makes a longer frame, not a faster movie. Not thread-safe:
 /// one thread writes a movie (`MovieRecorder` owns one on its own thread).
-public final class MovieWriter {
-    public let path: String
+package final class MovieWriter {
+    package let path: String
     private var movie: OpaquePointer?
 
     /// Opens `path` for writing. `metadata` becomes QuickTime `mdta` keys
     /// (e.g. `com.apple.quicktime.content.identifier`); `fragmented` writes
     /// fragments of about a second so a killed process leaves a playable file.
-    public init(path: String, format: MovieFormat, settings: MovieSettings, fragmented: Bool, metadata: [(String, String)] = []) throws {
+    package init(path: String, format: MovieFormat, settings: MovieSettings, fragmented: Bool, metadata: [(String, String)] = []) throws {
         self.path = path
         var error = [CChar](repeating: 0, count: 512)
         let status = path.withCString { cPath in
@@ -43,12 +43,12 @@ public final class MovieWriter {
     deinit { if let movie { mbx_movie_abort(movie) } }
 
     /// Frames encoded so far.
-    public private(set) var frameCount = 0
+    package private(set) var frameCount = 0
 
     /// Encodes one frame. Returns false when it was skipped because its time
     /// did not follow the last one's.
     @discardableResult
-    public func append(_ frame: MovieFrame) throws -> Bool {
+    package func append(_ frame: MovieFrame) throws -> Bool {
         guard let movie else { throw MatteboxError("\(path): the movie is already finished") }
         var error = [CChar](repeating: 0, count: 512)
         let status = frame.bytes.withUnsafeBufferPointer { bytes in
@@ -60,7 +60,7 @@ public final class MovieWriter {
     }
 
     /// Flushes the encoder and writes the index; the file is complete after this.
-    public func finish() throws {
+    package func finish() throws {
         guard let movie else { return }
         self.movie = nil
         var error = [CChar](repeating: 0, count: 512)
@@ -70,7 +70,7 @@ public final class MovieWriter {
     }
 
     /// Closes without the final index: a fragmented movie keeps what its fragments hold.
-    public func abandon() {
+    package func abandon() {
         guard let movie else { return }
         self.movie = nil
         mbx_movie_abort(movie)

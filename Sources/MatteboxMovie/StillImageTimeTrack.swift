@@ -16,11 +16,11 @@ import MatteboxRuntime
 /// `keys` table of a `mebx` sample entry, `keyd` and `dtyp`); ExifTool's
 /// QuickTime tables, which read this tag from iPhone Live Photos as
 /// `StillImageTime` (always -1, the time being the sample's).
-public enum StillImageTimeTrack {
-    public static let key = "com.apple.quicktime.still-image-time"
+package enum StillImageTimeTrack {
+    package static let key = "com.apple.quicktime.still-image-time"
 
     /// Returns the movie with the track added, the still at `seconds` from the movie's start.
-    public static func adding(to movie: [UInt8], stillAt seconds: Double, path: String) throws -> [UInt8] {
+    package static func adding(to movie: [UInt8], stillAt seconds: Double, path: String) throws -> [UInt8] {
         let top = try Box.children(of: movie, in: 0..<movie.count, parent: path)
         guard let moovIndex = top.firstIndex(where: { $0.type == "moov" }) else {
             throw MatteboxError("\(path): no 'moov' box: not a finished QuickTime movie")

@@ -9,15 +9,15 @@ import MatteboxRuntime
 ///
 /// It becomes the same YAML a pipeline file holds, so it is validated, hashed
 /// for `--resume` and sent to workers like any other.
-public enum InlinePipeline {
+package enum InlinePipeline {
     /// How messages name an inline pipeline: `the pipeline "orientation ! heif"`.
-    public static let pathPrefix = "the pipeline \""
+    package static let pathPrefix = "the pipeline \""
 
     /// Whether `text` is an inline pipeline rather than a file or a name.
-    public static func isInline(_ text: String) -> Bool { text.contains("!") && !FileManager.default.fileExists(atPath: text) }
+    package static func isInline(_ text: String) -> Bool { text.contains("!") && !FileManager.default.fileExists(atPath: text) }
 
     /// The pipeline file text for `text`; throws a command-line mistake naming the part that is wrong.
-    public static func yaml(from text: String) throws -> String {
+    package static func yaml(from text: String) throws -> String {
         var lines = ["# Inline pipeline: \(text.replacingOccurrences(of: "\n", with: " "))", "stages:"]
         for (number, element) in text.split(separator: "!", omittingEmptySubsequences: false).enumerated() {
             var words = element.split(whereSeparator: \.isWhitespace).map(String.init)

@@ -8,8 +8,8 @@ import MatteboxRuntime
 /// also replaces earlier outputs the user changed; a file the manifest does not
 /// list (another photo, such as the original `a.heic` beside `a.jpg`) only with
 /// `--replace-other-files`. `--no-clobber` skips photos whose outputs exist.
-public struct OutputSafety: Sendable, Codable {
-    public enum ExistingFiles: String, Sendable, Codable {
+package struct OutputSafety: Sendable, Codable {
+    package enum ExistingFiles: String, Sendable, Codable {
         /// Fail the photo, naming the file (the default).
         case refuse
         /// Replace earlier outputs, even those changed since (`--overwrite`); still refuse unlisted files.
@@ -20,11 +20,11 @@ public struct OutputSafety: Sendable, Codable {
         case skip
     }
 
-    public var existingFiles: ExistingFiles = .refuse
+    package var existingFiles: ExistingFiles = .refuse
     /// The inputs of the run: never written, whatever the options.
-    public var inputs: Set<FileIdentity> = []
+    package var inputs: Set<FileIdentity> = []
 
-    public init(existingFiles: ExistingFiles = .refuse, inputs: Set<FileIdentity> = []) {
+    package init(existingFiles: ExistingFiles = .refuse, inputs: Set<FileIdentity> = []) {
         self.existingFiles = existingFiles
         self.inputs = inputs
     }
@@ -33,7 +33,7 @@ public struct OutputSafety: Sendable, Codable {
     /// `source`; `ownership` says whose an existing file is (the manifest's
     /// word); `replacing` names the flag that replaces someone else's file and
     /// `options` the command's other choices, in the refusal.
-    public func check(
+    package func check(
         _ destination: URL, source: URL?, replacing: String = "--replace-other-files",
         options: String = "-n/--no-clobber skips photos whose outputs exist; or choose another output folder with -o",
         ownership: (URL) -> ResumeManifest.Ownership
@@ -67,16 +67,16 @@ public struct OutputSafety: Sendable, Codable {
 }
 
 /// A photo skipped because its output exists and the user asked not to clobber.
-public struct OutputExists: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var description: String { "\(path) exists; skipped (--no-clobber)" }
+package struct OutputExists: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var description: String { "\(path) exists; skipped (--no-clobber)" }
 }
 
 /// Checks an output folder before any work: it exists (or is made, unless
 /// `create` is false: a dry run checks its parent instead) and is a folder
 /// this process can write in.
-public enum OutputFolder {
-    public static func prepare(_ url: URL, create: Bool = true) throws {
+package enum OutputFolder {
+    package static func prepare(_ url: URL, create: Bool = true) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

@@ -6,13 +6,13 @@ import MatteboxRuntime
 /// parameter in every stage of the pipeline whose plugin id is STAGE or ends
 /// in `.STAGE` (`portrait-matte.effort=quality` sets org.mattebox.portrait-matte's
 /// effort). The value is typed and range-checked like a value in the file.
-public struct ParameterSetting: Sendable, Codable, Equatable, CustomStringConvertible {
-    public var stage: String
-    public var key: String
-    public var value: String
+package struct ParameterSetting: Sendable, Codable, Equatable, CustomStringConvertible {
+    package var stage: String
+    package var key: String
+    package var value: String
 
     /// Parses `STAGE.KEY=VALUE`; the key is what follows the last dot before `=`.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "="), let dot = text[..<equals].lastIndex(of: "."),
             dot > text.startIndex, text.index(after: dot) < equals
         else {
@@ -24,7 +24,7 @@ public struct ParameterSetting: Sendable, Codable, Equatable, CustomStringConver
         value = String(text[text.index(after: equals)...])
     }
 
-    public var description: String { "\(stage).\(key)=\(value)" }
+    package var description: String { "\(stage).\(key)=\(value)" }
 
     func matches(_ pluginID: String) -> Bool { pluginID == stage || pluginID.hasSuffix("." + stage) }
 }
@@ -32,7 +32,7 @@ public struct ParameterSetting: Sendable, Codable, Equatable, CustomStringConver
 extension PipelineFile {
     /// The file with `settings` applied; its contents record them, so a batch's
     /// fingerprint (and `--resume`) tells runs with different settings apart.
-    public func applying(_ settings: [ParameterSetting]) throws -> PipelineFile {
+    package func applying(_ settings: [ParameterSetting]) throws -> PipelineFile {
         guard !settings.isEmpty else { return self }
         var file = self
         for setting in settings {

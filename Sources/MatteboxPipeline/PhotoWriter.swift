@@ -8,27 +8,27 @@ import MatteboxRuntime
 /// format and quality the pipeline asked for (else the writer's defaults),
 /// HEIF with its auxiliary images inside, atomically, and optionally each
 /// auxiliary image beside it as `<stem>.<role>.png`.
-public struct PhotoWriter: Sendable {
-    public var directory: URL
+package struct PhotoWriter: Sendable {
+    package var directory: URL
     /// The format asked for (`--format`); nil: HEIC when the photo has
     /// auxiliary images (depth, mattes), so nothing is dropped, else JPEG.
-    public var format: OutputFormat?
+    package var format: OutputFormat?
     /// Nil: 92 for JPEG, 75 for HEIF.
-    public var quality: Int?
-    public var writeAuxiliaryPNGs: Bool
+    package var quality: Int?
+    package var writeAuxiliaryPNGs: Bool
     /// Encode every image again, even those a HEIF input holds unchanged (`--reencode`).
-    public var reencode = false
+    package var reencode = false
     /// What may be replaced; `manifest` (the output folder's, when there is
     /// one) says which existing files Mattebox wrote.
-    public var safety: OutputSafety
-    public var manifest: ResumeManifest?
+    package var safety: OutputSafety
+    package var manifest: ResumeManifest?
     /// The rule for `format` nil, as help texts state it.
-    public static let defaultFormatRule =
+    package static let defaultFormatRule =
         "heic when the photo has depth, mattes or alpha, its HEIF input holds other images, or its EXIF is too large for JPEG; else jpeg"
 
     /// The format a photo is written in: a stage's request, else the one asked for, else the default
     /// rule, which picks HEIC whenever JPEG would drop something the photo has.
-    public func format(for photo: Photo) -> OutputFormat {
+    package func format(for photo: Photo) -> OutputFormat {
         if let chosen = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format { return chosen }
         let input = photo.metadata.codedOrigins[.primary]?.file.bytes ?? []
         let exifTooLarge = (photo.metadata.exif?.bytes.count ?? 0) > Self.largestJPEGExif
@@ -38,7 +38,7 @@ public struct PhotoWriter: Sendable {
     /// What one APP1 segment holds of EXIF: 65,535 bytes less its length field and "Exif\0\0".
     static let largestJPEGExif = 65_535 - 2 - 6
 
-    public init(
+    package init(
         directory: URL, format: OutputFormat?, quality: Int? = nil, writeAuxiliaryPNGs: Bool = false,
         safety: OutputSafety = OutputSafety(), manifest: ResumeManifest? = nil
     ) {
@@ -51,19 +51,19 @@ public struct PhotoWriter: Sendable {
     }
 
     /// What was written for a photo, and notes on what its format could not hold.
-    public struct Written: Sendable {
-        public var output: URL
-        public var auxiliary: [URL]
+    package struct Written: Sendable {
+        package var output: URL
+        package var auxiliary: [URL]
         /// Its Live Photo movie, copied beside it.
-        public var movie: URL?
+        package var movie: URL?
         /// By name, as stages' notes: "auxiliaryImages", "alpha", "bitDepth", "format", "livePhoto".
-        public var notes: [String: String]
+        package var notes: [String: String]
     }
 
     /// The photo's file, its auxiliary PNGs and, when `movie` (the movie
     /// beside the input with its name) is its Live Photo movie, a copy of it.
     /// `encodedAhead`: the primary's encode begun while the matte stages ran (`encodeAhead`).
-    public func write(_ photo: Photo, stem: String, movie: URL? = nil, encodedAhead: PrimaryEncodeAhead? = nil) throws -> Written {
+    package func write(_ photo: Photo, stem: String, movie: URL? = nil, encodedAhead: PrimaryEncodeAhead? = nil) throws -> Written {
         let format = format(for: photo)
         var notes = format.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs)
         if let asked = self.format, format != asked {
@@ -102,7 +102,7 @@ public struct PhotoWriter: Sendable {
     /// primary's pixels, while the matte stages still run. The photo has no
     /// mattes yet, so HEIC is expected unless a format is fixed otherwise;
     /// `write` uses the result only if pixels and settings still match.
-    public func encodeAhead(_ photo: Photo) -> PrimaryEncodeAhead? {
+    package func encodeAhead(_ photo: Photo) -> PrimaryEncodeAhead? {
         let fixed = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format
         guard (fixed ?? .heic) == .heic else { return nil }
         var options = heifOptions(for: photo)

@@ -14,28 +14,28 @@ import Yams
 ///       - plugin: org.mattebox.mirroring
 ///         required: false
 ///         params: { policy: auto }
-public struct PipelineFile: Sendable {
+package struct PipelineFile: Sendable {
     /// A parameter value as written: its text, whether it was quoted, its line.
-    public struct RawValue: Sendable, Equatable {
-        public var text: String
-        public var quoted: Bool
-        public var line: Int
+    package struct RawValue: Sendable, Equatable {
+        package var text: String
+        package var quoted: Bool
+        package var line: Int
     }
 
-    public struct Stage: Sendable {
-        public var plugin: String
+    package struct Stage: Sendable {
+        package var plugin: String
         /// A required stage's failure fails the photo; an optional one is skipped.
-        public var required: Bool
-        public var parameters: [(key: String, value: RawValue)]
-        public var line: Int
+        package var required: Bool
+        package var parameters: [(key: String, value: RawValue)]
+        package var line: Int
     }
 
-    public var path: String
-    public var stages: [Stage]
+    package var path: String
+    package var stages: [Stage]
     /// The file's bytes, hashed into output manifests so a changed pipeline re-runs.
-    public var contents: String
+    package var contents: String
 
-    public static func load(_ path: String) throws -> PipelineFile {
+    package static func load(_ path: String) throws -> PipelineFile {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -45,7 +45,7 @@ public struct PipelineFile: Sendable {
         return try parse(text, path: path)
     }
 
-    public static func parse(_ text: String, path: String) throws -> PipelineFile {
+    package static func parse(_ text: String, path: String) throws -> PipelineFile {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -114,16 +114,16 @@ public struct PipelineFile: Sendable {
 }
 
 /// Everything wrong with a pipeline file, each with its line.
-public struct PipelineError: Error, CustomStringConvertible, Sendable {
-    public struct Issue: Sendable {
-        public var line: Int?
-        public var message: String
+package struct PipelineError: Error, CustomStringConvertible, Sendable {
+    package struct Issue: Sendable {
+        package var line: Int?
+        package var message: String
     }
 
-    public var path: String
-    public var issues: [Issue]
+    package var path: String
+    package var issues: [Issue]
 
-    public var description: String {
+    package var description: String {
         // An inline pipeline's line numbers are those of the YAML made from it: its messages name the stage instead.
         let lines = !path.hasPrefix(InlinePipeline.pathPrefix)
         return issues.map { issue in "\(path)\(lines ? issue.line.map { ":\($0)" } ?? "" : ""): \(issue.message)" }

@@ -4,20 +4,20 @@ import MatteboxPluginHost
 import MatteboxRuntime
 
 /// A photo that a required stage failed, with what the stages did up to then.
-public struct StageFailure: Error, CustomStringConvertible, Sendable {
-    public var reports: [StageReport]
-    public var message: String
-    public var description: String { message }
+package struct StageFailure: Error, CustomStringConvertible, Sendable {
+    package var reports: [StageReport]
+    package var message: String
+    package var description: String { message }
 }
 
 /// Runs a validated pipeline over photos with one plugin instance per stage,
 /// made once and reused for every photo. A required stage's failure fails the
 /// photo; an optional stage that fails is rolled back and skipped with a warning.
-public final class PipelineRunner: Sendable {
-    public let pipeline: ValidatedPipeline
+package final class PipelineRunner: Sendable {
+    package let pipeline: ValidatedPipeline
     private let instances: [PluginInstance]
 
-    public init(pipeline: ValidatedPipeline, registry: PluginRegistry) throws {
+    package init(pipeline: ValidatedPipeline, registry: PluginRegistry) throws {
         self.pipeline = pipeline
         instances = try pipeline.stages.map { try registry.instantiate($0.plugin.id, parameters: $0.parameters) }
     }
@@ -30,7 +30,7 @@ public final class PipelineRunner: Sendable {
     /// `primaryIsFinal` is called once, before the first stage after which
     /// no stage declares the primary as an output (the matte stages), so the
     /// caller can start encoding the primary while they run.
-    public func run(
+    package func run(
         _ photo: inout Photo, skippingStagesProviding skippedRoles: Set<ImageRole> = [], reason: String = "",
         primaryIsFinal: ((Photo) -> Void)? = nil
     ) throws(StageFailure) -> [StageReport] {

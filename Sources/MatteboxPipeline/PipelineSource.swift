@@ -7,20 +7,20 @@ import MatteboxRuntime
 /// built-in default, with the path messages name. It crosses process
 /// boundaries as text (a batch worker gets it in its setup) and is validated
 /// the same way wherever it is run.
-public struct PipelineSource: Sendable, Codable, Equatable {
-    public var text: String
-    public var path: String
+package struct PipelineSource: Sendable, Codable, Equatable {
+    package var text: String
+    package var path: String
     /// Parameters set on the command line (`--set`), applied over the file's.
-    public var settings: [ParameterSetting] = []
+    package var settings: [ParameterSetting] = []
 
-    public init(text: String, path: String, settings: [ParameterSetting] = []) {
+    package init(text: String, path: String, settings: [ParameterSetting] = []) {
         self.text = text
         self.path = path
         self.settings = settings
     }
 
     /// The default when no pipeline is given: turn photos upright.
-    public static let upright = PipelineSource(
+    package static let upright = PipelineSource(
         text: """
             # Built-in default: turn photos upright.
             stages:
@@ -32,7 +32,7 @@ public struct PipelineSource: Sendable, Codable, Equatable {
     /// file `pipelines/NAME.yaml` in the data folders), an inline pipeline
     /// (`orientation ! portrait-matte effort=quality`, `InlinePipeline`), or the
     /// default when there is none.
-    public static func load(_ path: String?) throws -> PipelineSource {
+    package static func load(_ path: String?) throws -> PipelineSource {
         guard let path else { return .upright }
         if InlinePipeline.isInline(path) {
             return PipelineSource(text: try InlinePipeline.yaml(from: path), path: InlinePipeline.pathPrefix + path + "\"")
@@ -51,7 +51,7 @@ public struct PipelineSource: Sendable, Codable, Equatable {
     }
 
     /// What a pipeline file does, from its leading comment: the first sentence.
-    public static func summary(ofFileAt url: URL) -> String {
+    package static func summary(ofFileAt url: URL) -> String {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return "(unreadable)" }
         let comment = text.split(separator: "\n", omittingEmptySubsequences: false)
             .prefix { $0.hasPrefix("#") }
@@ -65,11 +65,11 @@ public struct PipelineSource: Sendable, Codable, Equatable {
     }
 
     /// The named pipelines the data folders hold, by name.
-    public static var named: [String: URL] { DataFolders.named(in: "pipelines", extensions: ["yaml", "yml"]) }
+    package static var named: [String: URL] { DataFolders.named(in: "pipelines", extensions: ["yaml", "yml"]) }
 
     /// Parses and validates against `registry`; `providedRoles` are the images
     /// the input brings besides the primary (attached with `--aux`).
-    public func validate(registry: PluginRegistry, providedRoles: Set<ImageRole> = []) throws -> ValidatedPipeline {
+    package func validate(registry: PluginRegistry, providedRoles: Set<ImageRole> = []) throws -> ValidatedPipeline {
         try PipelineValidator.validate(
             PipelineFile.parse(text, path: path).applying(settings), registry: registry, providedRoles: providedRoles)
     }

@@ -5,24 +5,24 @@ import MatteboxPluginHost
 import MatteboxRuntime
 
 /// A stage whose plugin exists and whose parameters are typed and in range.
-public struct ValidatedStage: Sendable {
-    public var plugin: PluginDescription
-    public var required: Bool
-    public var parameters: [String: ParameterValue]
+package struct ValidatedStage: Sendable {
+    package var plugin: PluginDescription
+    package var required: Bool
+    package var parameters: [String: ParameterValue]
 }
 
 /// A pipeline that passed validation: nothing about it can fail before pixels
 /// flow except the plugins themselves.
-public struct ValidatedPipeline: Sendable {
-    public var file: PipelineFile
-    public var stages: [ValidatedStage]
+package struct ValidatedPipeline: Sendable {
+    package var file: PipelineFile
+    package var stages: [ValidatedStage]
 }
 
 /// Checks a pipeline file against the plugins on the search path before any
 /// photo is decoded: unknown plugins and parameters, wrong types, values out of
 /// range, and stages that need an image role nothing earlier provides. It
 /// reports every problem at once, each with its line.
-public enum PipelineValidator {
+package enum PipelineValidator {
     /// Plugin files the scan refused, with why: the plugin asked for may be one of them.
     static func refusedFiles(_ registry: PluginRegistry) -> String {
         let refused = registry.scans.filter { $0.status != .ok && !$0.isNotAPlugin }
@@ -30,7 +30,7 @@ public enum PipelineValidator {
         return "; refused plugin files: " + refused.map { "\($0.path) (\($0.status.rawValue): \($0.reason ?? "?"))" }.joined(separator: "; ")
     }
 
-    public static func validate(
+    package static func validate(
         _ file: PipelineFile, registry: PluginRegistry, providedRoles: Set<ImageRole> = [.primary]
     ) throws -> ValidatedPipeline {
         var issues: [PipelineError.Issue] = []
@@ -136,12 +136,12 @@ public enum PipelineValidator {
 
 extension ValidatedPipeline {
     /// The plugin that packages photos as HEIF: it sets `output.format` to heic.
-    public static let heifPackagingPlugin = "org.mattebox.heif"
+    package static let heifPackagingPlugin = "org.mattebox.heif"
 
     /// Fails when the format asked for on the command line conflicts with a
     /// stage that decides the format itself, naming both: a request is never
     /// silently overridden.
-    public func checkOutputFormat(_ format: OutputFormat?) throws {
+    package func checkOutputFormat(_ format: OutputFormat?) throws {
         guard let format, format != .heic,
             let index = stages.firstIndex(where: { $0.plugin.id == Self.heifPackagingPlugin })
         else { return }

@@ -4,19 +4,19 @@ import Foundation
 /// control, written in one place: the portrait-effect stage with the
 /// settings given (nil keeps the plugin's default), after a portrait-matte
 /// stage for photos that have no matte yet.
-public enum PortraitEffectPipeline {
-    public static let pluginID = "org.mattebox.portrait-effect"
-    public static let mattePluginID = "org.mattebox.portrait-matte"
+package enum PortraitEffectPipeline {
+    package static let pluginID = "org.mattebox.portrait-effect"
+    package static let mattePluginID = "org.mattebox.portrait-matte"
 
     /// What a user sets; the plugin checks each value and names a bad one.
-    public struct Settings: Codable, Sendable, Equatable {
-        public var aperture: Double?
-        public var focus: String?
-        public var background: String?
-        public var highlights: Double?
-        public var keepAuxiliary: Bool?
+    package struct Settings: Codable, Sendable, Equatable {
+        package var aperture: Double?
+        package var focus: String?
+        package var background: String?
+        package var highlights: Double?
+        package var keepAuxiliary: Bool?
 
-        public init(aperture: Double? = nil, focus: String? = nil, background: String? = nil, highlights: Double? = nil, keepAuxiliary: Bool? = nil) {
+        package init(aperture: Double? = nil, focus: String? = nil, background: String? = nil, highlights: Double? = nil, keepAuxiliary: Bool? = nil) {
             self.aperture = aperture
             self.focus = focus
             self.background = background
@@ -26,9 +26,9 @@ public enum PortraitEffectPipeline {
     }
 
     /// How a photo without a portrait matte gets one first.
-    public enum Matte: Sendable { case none, ifFound, required }
+    package enum Matte: Sendable { case none, ifFound, required }
 
-    public static func source(_ settings: Settings, matte: Matte, path: String) -> PipelineSource {
+    package static func source(_ settings: Settings, matte: Matte, path: String) -> PipelineSource {
         var parameters: [String] = []
         if let aperture = settings.aperture { parameters.append("aperture: \(aperture)") }
         if let focus = settings.focus { parameters.append("focus: \(quoted(focus))") }

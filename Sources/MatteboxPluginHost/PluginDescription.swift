@@ -4,13 +4,13 @@ import MatteboxRuntime
 
 /// A typed parameter value as pipeline files and plugins exchange it.
 /// In JSON it is the plain value (`"normalize"`, `0.5`, `true`).
-public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertible {
+package enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertible {
     case bool(Bool)
     case int(Int64)
     case double(Double)
     case string(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .bool(let value): return String(value)
         case .int(let value): return String(value)
@@ -19,7 +19,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .bool(let value): try container.encode(value)
@@ -29,7 +29,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         }
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(Bool.self) {
             self = .bool(value)
@@ -50,7 +50,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         }
     }
 
-    public var jsonValue: Any {
+    package var jsonValue: Any {
         switch self {
         case .bool(let value): return value
         case .int(let value): return value
@@ -61,10 +61,10 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
 }
 
 /// The types a plugin parameter can have. Raw values match `mbx_param_type`.
-public enum ParameterType: Int, Sendable, NamedCoding {
+package enum ParameterType: Int, Sendable, NamedCoding {
     case bool = 1, int = 2, double = 3, string = 4, enumeration = 5
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .bool: return "bool"
         case .int: return "int"
@@ -77,21 +77,21 @@ public enum ParameterType: Int, Sendable, NamedCoding {
 
 /// One parameter a plugin declares: its type, default, hard limits and the
 /// words `mattebox plugins inspect` shows.
-public struct ParameterSpec: Sendable, Codable, Equatable {
-    public var key: String
-    public var description: String
-    public var type: ParameterType
-    public var defaultValue: ParameterValue
-    public var minimum: Double?
-    public var maximum: Double?
-    public var enumValues: [String]
-    public var unit: String?
+package struct ParameterSpec: Sendable, Codable, Equatable {
+    package var key: String
+    package var description: String
+    package var type: ParameterType
+    package var defaultValue: ParameterValue
+    package var minimum: Double?
+    package var maximum: Double?
+    package var enumValues: [String]
+    package var unit: String?
 
     private enum CodingKeys: String, CodingKey {
         case key, description, type, defaultValue, minimum, maximum, enumValues, unit
     }
 
-    public init(
+    package init(
         key: String, description: String, type: ParameterType, defaultValue: ParameterValue, minimum: Double?,
         maximum: Double?, enumValues: [String], unit: String?
     ) {
@@ -105,7 +105,7 @@ public struct ParameterSpec: Sendable, Codable, Equatable {
         self.unit = unit
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             key: try values.decode(String.self, forKey: .key), description: try values.decode(String.self, forKey: .description),
@@ -119,17 +119,17 @@ public struct ParameterSpec: Sendable, Codable, Equatable {
 }
 
 /// An image role a plugin reads or writes.
-public struct PortDescription: Sendable, Codable, Equatable {
-    public var role: ImageRole
-    public var optional: Bool
-    public var description: String
+package struct PortDescription: Sendable, Codable, Equatable {
+    package var role: ImageRole
+    package var optional: Bool
+    package var description: String
 }
 
 /// How a plugin may be called from several threads (`mbx_thread_safety`).
-public enum ThreadSafety: Int, Sendable, NamedCoding {
+package enum ThreadSafety: Int, Sendable, NamedCoding {
     case serialized = 0, instance = 1, concurrent = 2
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .serialized: return "serialized"
         case .instance: return "instance"
@@ -140,20 +140,20 @@ public enum ThreadSafety: Int, Sendable, NamedCoding {
 
 /// Everything a plugin says about itself, read once through the C ABI and then
 /// passed around (and across the scanner's process boundary) as plain data.
-public struct PluginDescription: Sendable, Codable, Equatable {
-    public var id: String
-    public var name: String
-    public var summary: String
-    public var vendor: String
-    public var license: String
-    public var version: String
-    public var abiVersion: String
-    public var threadSafety: ThreadSafety
-    public var inputs: [PortDescription]
-    public var outputs: [PortDescription]
-    public var parameters: [ParameterSpec]
+package struct PluginDescription: Sendable, Codable, Equatable {
+    package var id: String
+    package var name: String
+    package var summary: String
+    package var vendor: String
+    package var license: String
+    package var version: String
+    package var abiVersion: String
+    package var threadSafety: ThreadSafety
+    package var inputs: [PortDescription]
+    package var outputs: [PortDescription]
+    package var parameters: [ParameterSpec]
     /// Which of the module's processors this is (the index for mbx_plugin_get).
-    public var index: UInt32
+    package var index: UInt32
 
-    public func parameter(_ key: String) -> ParameterSpec? { parameters.first { $0.key == key } }
+    package func parameter(_ key: String) -> ParameterSpec? { parameters.first { $0.key == key } }
 }

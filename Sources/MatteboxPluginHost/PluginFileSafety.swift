@@ -6,8 +6,8 @@ import MatteboxRuntime
 /// folder writable by group or others, owned by someone other than root or the
 /// current user, or reached through a symbolic link. Messages name the path and
 /// its mode, so a too-open folder is easy to fix.
-public enum PluginFileSafety {
-    public static func check(_ path: String) throws {
+package enum PluginFileSafety {
+    package static func check(_ path: String) throws {
         try checkEntry(path, kind: "plugin file", mustBeDirectory: false)
         try checkEntry((path as NSString).deletingLastPathComponent, kind: "plugin folder", mustBeDirectory: true)
     }

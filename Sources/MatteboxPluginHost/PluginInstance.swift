@@ -7,14 +7,14 @@ import MatteboxRuntime
 /// create/process/destroy. A failing call becomes a MatteboxError that names
 /// the plugin and carries the plugin's own message.
 // Unchecked: a C handle, called from one thread at a time unless the plugin declares MBX_THREAD_SAFETY_CONCURRENT.
-public final class PluginInstance: @unchecked Sendable {
-    public let description: PluginDescription
+package final class PluginInstance: @unchecked Sendable {
+    package let description: PluginDescription
     private let descriptor: UnsafePointer<mbx_plugin_descriptor>
     private let handle: UnsafeMutableRawPointer?
     /// Serialises process() for plugins that are not safe to call concurrently.
     private let lock = NSLock()
 
-    public init(module: PluginModule, id: String, parameters: [String: ParameterValue]) throws {
+    package init(module: PluginModule, id: String, parameters: [String: ParameterValue]) throws {
         guard let entry = module.descriptor(for: id) else {
             throw MatteboxError("\(module.path) does not provide plugin \(id)")
         }
@@ -40,7 +40,7 @@ public final class PluginInstance: @unchecked Sendable {
 
     /// Runs the plugin on the photo in place; on failure the photo is left as the
     /// plugin left it, so callers that must roll back keep a copy.
-    public func process(_ photo: inout Photo) throws {
+    package func process(_ photo: inout Photo) throws {
         let context = PhotoContext(photo: photo)
         let call = CallContext(pluginID: description.id)
         let status: mbx_status

@@ -6,11 +6,11 @@ import MatteboxRuntime
 /// A plugin shared object loaded into this process. Modules are never unloaded:
 /// Swift code cannot be safely dlclose'd, and descriptors must stay valid.
 // Unchecked: a dlopen handle and entry point; never unloaded, only read.
-public final class PluginModule: @unchecked Sendable {
-    public let path: String
+package final class PluginModule: @unchecked Sendable {
+    package let path: String
     private let entry: mbx_plugin_get_fn
     /// The descriptors, read and validated once at load.
-    public let plugins: [(description: PluginDescription, descriptor: UnsafePointer<mbx_plugin_descriptor>)]
+    package let plugins: [(description: PluginDescription, descriptor: UnsafePointer<mbx_plugin_descriptor>)]
 
     /// The most processors one module may declare; a loop past this is a bug.
     static let maximumPluginsPerModule: UInt32 = 64
@@ -18,7 +18,7 @@ public final class PluginModule: @unchecked Sendable {
     static let notAPlugin = "not a Mattebox plugin"
 
     /// Loads the shared object and reads every descriptor it offers.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"

@@ -6,23 +6,23 @@ import Synchronization
 /// The plugins found on the search path: which file provides each id, which
 /// files were refused and why, and which ids were shadowed by an earlier file.
 /// It loads a plugin's module into this process only when a pipeline uses it.
-public struct PluginRegistry: Sendable {
-    public struct Available: Sendable {
-        public var path: String
-        public var description: PluginDescription
+package struct PluginRegistry: Sendable {
+    package struct Available: Sendable {
+        package var path: String
+        package var description: PluginDescription
     }
 
-    public struct Shadowed: Sendable {
-        public var id: String
-        public var path: String
-        public var winner: String
+    package struct Shadowed: Sendable {
+        package var id: String
+        package var path: String
+        package var winner: String
     }
 
-    public private(set) var scans: [PluginScanResult] = []
-    public private(set) var available: [Available] = []
-    public private(set) var shadowed: [Shadowed] = []
+    package private(set) var scans: [PluginScanResult] = []
+    package private(set) var available: [Available] = []
+    package private(set) var shadowed: [Shadowed] = []
 
-    public init(scans: [PluginScanResult]) {
+    package init(scans: [PluginScanResult]) {
         self.scans = scans
         for scan in scans where scan.status == .ok {
             for plugin in scan.plugins {
@@ -38,7 +38,7 @@ public struct PluginRegistry: Sendable {
     /// Scans every candidate file of the search path out of process; with a
     /// cache, files unchanged since their last scan are not scanned again
     /// (their safety is still checked), and `rescan` ignores what it holds.
-    public static func discover(
+    package static func discover(
         searchPath: PluginSearchPath, scanner: PluginScanner, cache: PluginScanCache? = nil, rescan: Bool = false
     ) -> PluginRegistry {
         guard let cache else { return PluginRegistry(scans: searchPath.candidateFiles().map(scanner.scan)) }
@@ -60,10 +60,10 @@ public struct PluginRegistry: Sendable {
         return PluginRegistry(scans: scans)
     }
 
-    public func plugin(_ id: String) -> Available? { available.first { $0.description.id == id } }
+    package func plugin(_ id: String) -> Available? { available.first { $0.description.id == id } }
 
     /// A new instance of a plugin with the given (already validated) parameters.
-    public func instantiate(_ id: String, parameters: [String: ParameterValue]) throws -> PluginInstance {
+    package func instantiate(_ id: String, parameters: [String: ParameterValue]) throws -> PluginInstance {
         guard let entry = plugin(id) else {
             throw MatteboxError("no plugin with id \(id) on the search path", hint: "see `mattebox plugins list`")
         }
@@ -93,7 +93,7 @@ extension PluginRegistry {
     /// The plugins this executable sees: the standard search path around it,
     /// each file scanned out of process by this executable. Every command and
     /// every batch worker discovers plugins this one way.
-    public static func discoverForThisExecutable(rescan: Bool = false) -> PluginRegistry {
+    package static func discoverForThisExecutable(rescan: Bool = false) -> PluginRegistry {
         discover(
             searchPath: .forThisExecutable, scanner: .using(executable: HostExecutable.path),
             cache: PluginScanCache.standardLocation().map { PluginScanCache(file: $0, hostABI: DescriptorReader.hostABI) },
@@ -103,5 +103,5 @@ extension PluginRegistry {
 
 extension PluginSearchPath {
     /// The standard search path around the running executable.
-    public static var forThisExecutable: PluginSearchPath { .standard(executable: HostExecutable.path) }
+    package static var forThisExecutable: PluginSearchPath { .standard(executable: HostExecutable.path) }
 }

@@ -8,17 +8,17 @@ import MatteboxRuntime
 /// same Mattebox version and plugin ABI. Crashes and hangs are never cached
 /// (they may not happen again); the file safety checks are not cached at all:
 /// they run before every scan and every load.
-public struct PluginScanCache: Sendable {
+package struct PluginScanCache: Sendable {
     /// One file as it was when scanned.
-    public struct Key: Codable, Hashable, Sendable {
-        public var path: String
-        public var device: UInt64
-        public var inode: UInt64
-        public var size: Int64
-        public var modified: Int64
+    package struct Key: Codable, Hashable, Sendable {
+        package var path: String
+        package var device: UInt64
+        package var inode: UInt64
+        package var size: Int64
+        package var modified: Int64
 
         /// The key of the file at `path` now (its real path), or nil when it cannot be read.
-        public init?(_ path: String) {
+        package init?(_ path: String) {
             let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             var status = stat()
             guard stat(real, &status) == 0 else { return nil }
@@ -41,23 +41,23 @@ public struct PluginScanCache: Sendable {
         var result: PluginScanResult
     }
 
-    public let file: URL
+    package let file: URL
     private let hostABI: String
 
-    public init(file: URL, hostABI: String) {
+    package init(file: URL, hostABI: String) {
         self.file = file
         self.hostABI = hostABI
     }
 
     /// `$XDG_CACHE_HOME/mattebox/plugin-registry.json` (or `~/.cache/...`); nil
     /// when neither is set (then every command scans).
-    public static func standardLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package static func standardLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { "\($0)/.cache" }
         return base.map { URL(fileURLWithPath: $0).appendingPathComponent("mattebox/plugin-registry.json") }
     }
 
     /// The cached results by file, or none when the cache is missing, unreadable or from another version.
-    public func load() -> [Key: PluginScanResult] {
+    package func load() -> [Key: PluginScanResult] {
         guard let data = try? Data(contentsOf: file), let stored = try? JSONDecoder().decode(Stored.self, from: data),
             stored.mattebox == MatteboxVersion.current, stored.hostABI == hostABI
         else { return [:] }
@@ -66,7 +66,7 @@ public struct PluginScanCache: Sendable {
 
     /// Replaces the cache with `results` (crashes and timeouts left out);
     /// failing to write only costs a rescan next time.
-    public func save(_ results: [Key: PluginScanResult]) {
+    package func save(_ results: [Key: PluginScanResult]) {
         let kept = results.filter { $0.value.status == .ok || $0.value.status == .rejected }
         let stored = Stored(
             mattebox: MatteboxVersion.current, hostABI: hostABI,

@@ -3,21 +3,21 @@ import MatteboxCore
 import MatteboxRuntime
 
 /// What scanning one plugin file found: its processors, or why it was refused.
-public struct PluginScanResult: Codable, Sendable, Equatable {
-    public enum Status: String, Codable, Sendable {
+package struct PluginScanResult: Codable, Sendable, Equatable {
+    package enum Status: String, Codable, Sendable {
         case ok, rejected, crashed, timeout
     }
 
-    public var path: String
-    public var status: Status
-    public var reason: String?
-    public var plugins: [PluginDescription]
+    package var path: String
+    package var status: Status
+    package var reason: String?
+    package var plugins: [PluginDescription]
 
     /// A shared library without the plugin entry point (such as libMatteboxCVision.so beside the
     /// built-in plugins): not refused as a broken plugin, just not one.
-    public var isNotAPlugin: Bool { status == .rejected && reason?.contains(PluginModule.notAPlugin) == true }
+    package var isNotAPlugin: Bool { status == .rejected && reason?.contains(PluginModule.notAPlugin) == true }
 
-    public static func refused(_ path: String, _ status: Status, _ reason: String) -> PluginScanResult {
+    package static func refused(_ path: String, _ status: Status, _ reason: String) -> PluginScanResult {
         PluginScanResult(path: path, status: status, reason: reason, plugins: [])
     }
 }
@@ -26,21 +26,21 @@ public struct PluginScanResult: Codable, Sendable, Equatable {
 /// hangs while loading is reported and skipped instead of taking the host down
 /// (GStreamer's plugin scanner). The child is this same executable run as
 /// `mattebox plugins scan-file PATH`, which prints one JSON result.
-public struct PluginScanner: Sendable {
-    public var command: [String]
-    public var timeout: TimeInterval
+package struct PluginScanner: Sendable {
+    package var command: [String]
+    package var timeout: TimeInterval
 
-    public init(command: [String], timeout: TimeInterval = 10) {
+    package init(command: [String], timeout: TimeInterval = 10) {
         self.command = command
         self.timeout = timeout
     }
 
     /// The scanner that re-runs the given mattebox executable.
-    public static func using(executable: String) -> PluginScanner {
+    package static func using(executable: String) -> PluginScanner {
         PluginScanner(command: [executable, "plugins", "scan-file"])
     }
 
-    public func scan(_ path: String) -> PluginScanResult {
+    package func scan(_ path: String) -> PluginScanResult {
         do {
             try PluginFileSafety.check(path)
         } catch {
@@ -66,7 +66,7 @@ public struct PluginScanner: Sendable {
     }
 
     /// The scanner's own work, run inside the child: load and describe.
-    public static func inspectInProcess(_ path: String) -> PluginScanResult {
+    package static func inspectInProcess(_ path: String) -> PluginScanResult {
         do {
             try PluginFileSafety.check(path)
             let module = try PluginModule(path: path)

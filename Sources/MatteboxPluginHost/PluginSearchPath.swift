@@ -4,15 +4,15 @@ import Foundation
 /// the folder of the running executable when it holds plugins (the build
 /// folder, uninstalled), the installed plugin folder beside it, the user's
 /// folder, then the system folders. The first plugin found for an id wins.
-public struct PluginSearchPath: Sendable {
-    public static let folderName = "plugins-1"
+package struct PluginSearchPath: Sendable {
+    package static let folderName = "plugins-1"
 
-    public var directories: [String]
+    package var directories: [String]
 
-    public init(directories: [String]) { self.directories = directories }
+    package init(directories: [String]) { self.directories = directories }
 
     /// The default search path for an executable at `executable`.
-    public static func standard(
+    package static func standard(
         executable: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> PluginSearchPath {
         var directories: [String] = []
@@ -35,7 +35,7 @@ public struct PluginSearchPath: Sendable {
 
     /// Candidate plugin files: `*.so` directly in each folder (names starting
     /// with '.' or '@' are skipped), sorted within a folder, folders in order.
-    public func candidateFiles() -> [String] {
+    package func candidateFiles() -> [String] {
         directories.flatMap { folder -> [String] in
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
             return names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") && !$0.hasPrefix("@") }

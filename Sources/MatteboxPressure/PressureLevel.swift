@@ -3,12 +3,12 @@ import MatteboxRuntime
 /// How hard the machine is being pushed, in AVCaptureDevice.SystemPressureState's
 /// levels: the capture session throttles at `serious`, stops at `shutdown`,
 /// and batch processing runs fewer photos at once as the level rises.
-public enum PressureLevel: Int, Sendable, Comparable, NamedCoding {
+package enum PressureLevel: Int, Sendable, Comparable, NamedCoding {
     case nominal = 0, fair, serious, critical, shutdown
 
-    public static func < (lhs: PressureLevel, rhs: PressureLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: PressureLevel, rhs: PressureLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .nominal: return "nominal"
         case .fair: return "fair"
@@ -21,7 +21,7 @@ public enum PressureLevel: Int, Sendable, Comparable, NamedCoding {
     /// Photos a batch of `jobs` workers runs at once at this level: all of
     /// them up to fair, half at serious, one at critical, none (paused until
     /// the level drops) at shutdown.
-    public func batchConcurrency(jobs: Int) -> Int {
+    package func batchConcurrency(jobs: Int) -> Int {
         switch self {
         case .nominal, .fair: return jobs
         case .serious: return max(1, jobs / 2)

@@ -8,13 +8,13 @@ import Synchronization
 /// any of them rises, and falls one level at a time, each step only after
 /// the raw level has stayed below it for `dwell` (hysteresis, so a throttled
 /// camera or batch does not flap between speeds).
-public final class PressureMonitor: Sendable {
+package final class PressureMonitor: Sendable {
     /// The level with the factors behind it.
-    public struct State: Sendable, Codable, Equatable {
-        public var level: PressureLevel
+    package struct State: Sendable, Codable, Equatable {
+        package var level: PressureLevel
         /// The level the factors alone give now, before hysteresis.
-        public var rawLevel: PressureLevel
-        public var factors: [PressureFactor]
+        package var rawLevel: PressureLevel
+        package var factors: [PressureFactor]
     }
 
     private struct Memory {
@@ -23,18 +23,18 @@ public final class PressureMonitor: Sendable {
         var last: (at: ContinuousClock.Instant, state: State)?
     }
 
-    public let sources: SystemPressureSources
-    public let dwell: Duration
+    package let sources: SystemPressureSources
+    package let dwell: Duration
     private let memory = Mutex(Memory())
 
-    public init(sources: SystemPressureSources = .fromEnvironment, dwell: Duration = .seconds(5)) {
+    package init(sources: SystemPressureSources = .fromEnvironment, dwell: Duration = .seconds(5)) {
         self.sources = sources
         self.dwell = dwell
     }
 
     /// Reads every source now and updates the level.
     @discardableResult
-    public func sample(at now: ContinuousClock.Instant = .now) -> State {
+    package func sample(at now: ContinuousClock.Instant = .now) -> State {
         let factors = sources.read()
         let raw = factors.filter(\.kind.drivesLevel).map(\.level).max() ?? .nominal
         return memory.withLock { memory in
@@ -57,7 +57,7 @@ public final class PressureMonitor: Sendable {
 
     /// The level, sampled again only when the last reading is older than
     /// `maxAge`: cheap enough to ask before every photo.
-    public func current(maxAge: Duration = .seconds(1)) -> State {
+    package func current(maxAge: Duration = .seconds(1)) -> State {
         let now = ContinuousClock.now
         if let last = memory.withLock({ $0.last }), now - last.at < maxAge { return last.state }
         return sample(at: now)

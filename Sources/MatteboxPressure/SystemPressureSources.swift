@@ -5,15 +5,15 @@ import MatteboxRuntime
 /// machine, a tree made by a test otherwise): thermal zones and their trip
 /// points, cooling devices, and CPU pressure stall information. Each signal
 /// becomes a factor with its own level; missing files mean no factor.
-public struct SystemPressureSources: Sendable {
-    public var root: URL
+package struct SystemPressureSources: Sendable {
+    package var root: URL
 
-    public init(root: URL = URL(fileURLWithPath: "/")) { self.root = root }
+    package init(root: URL = URL(fileURLWithPath: "/")) { self.root = root }
 
     /// The root from MATTEBOX_SYSTEM_ROOT when set (for tests and demos), else `/`.
-    public static var fromEnvironment: SystemPressureSources { SystemPressureSources(root: SystemRoot.fromEnvironment) }
+    package static var fromEnvironment: SystemPressureSources { SystemPressureSources(root: SystemRoot.fromEnvironment) }
 
-    public func read() -> [PressureFactor] {
+    package func read() -> [PressureFactor] {
         thermalZones() + coolingDevices() + (cpuPressure().map { [$0] } ?? [])
     }
 

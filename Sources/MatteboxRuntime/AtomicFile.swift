@@ -3,8 +3,8 @@ import Foundation
 /// Writes files so that a reader (or a crash) never sees half of one: the bytes
 /// go to a temporary file in the same folder, are flushed to disk, and the file
 /// is renamed over the destination.
-public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL) throws {
+package enum AtomicFile {
+    package static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -52,7 +52,7 @@ public enum AtomicFile {
     /// `photo.heic` and `photo.depth.png`), only those of process `writer` if given.
     /// Returns how many were removed.
     @discardableResult
-    public static func removeUnfinished(startingWith stem: URL, writer: pid_t? = nil) -> Int {
+    package static func removeUnfinished(startingWith stem: URL, writer: pid_t? = nil) -> Int {
         let folder = stem.deletingLastPathComponent()
         let prefix = ".\(stem.lastPathComponent)."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }

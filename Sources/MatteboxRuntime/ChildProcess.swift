@@ -3,24 +3,24 @@ import Foundation
 /// Runs a helper process to completion with a time limit, collecting its
 /// output; used wherever Mattebox isolates untrusted work (plugin scanning).
 /// Started by `SpawnedChild`, with standard input from /dev/null.
-public struct ChildProcess: Sendable {
-    public enum Outcome: Sendable {
+package struct ChildProcess: Sendable {
+    package enum Outcome: Sendable {
         case exited(code: Int32, output: Data, errors: Data)
         case signalled(Int32)
         case timedOut
         case failedToStart(String)
     }
 
-    public var arguments: [String]
+    package var arguments: [String]
     /// Variables set for the child on top of this process's environment.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
-    public init(arguments: [String], environment: [String: String] = [:]) {
+    package init(arguments: [String], environment: [String: String] = [:]) {
         self.arguments = arguments
         self.environment = environment
     }
 
-    public func run(timeout: TimeInterval) -> Outcome {
+    package func run(timeout: TimeInterval) -> Outcome {
         let child: SpawnedChild
         do {
             child = try SpawnedChild.spawn(arguments, environment: environment, input: .null, output: .pipe, errors: .pipe)

@@ -4,13 +4,13 @@ import Foundation
 /// SHA-256 digests as lowercase hex: what `--resume` compares to tell whether an
 /// input's content or the pipeline changed since its output was written, and
 /// what pins a model file to the one its registry published.
-public enum ContentHash {
-    public static func sha256(_ data: Data) -> String {
+package enum ContentHash {
+    package static func sha256(_ data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Streams the file in 1 MiB pieces, so large inputs are not held in memory.
-    public static func sha256(fileAt url: URL) throws -> String {
+    package static func sha256(fileAt url: URL) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw MatteboxError("\(url.path): cannot be opened for reading")
         }

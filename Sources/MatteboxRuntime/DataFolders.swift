@@ -5,8 +5,8 @@ import Foundation
 /// `~/.local/share/mattebox`), the installation's (`share/mattebox` beside the
 /// executable's `bin`), `/usr/local/share/mattebox`, `/usr/share/mattebox`,
 /// and, for a build in a source checkout, its `Samples` folder.
-public enum DataFolders {
-    public static func all(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+package enum DataFolders {
+    package static func all(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         var folders: [URL] = []
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             folders.append(URL(fileURLWithPath: data).appendingPathComponent("mattebox"))
@@ -23,12 +23,12 @@ public enum DataFolders {
     }
 
     /// The first `relative` file in the data folders.
-    public static func find(_ relative: String) -> URL? {
+    package static func find(_ relative: String) -> URL? {
         all().map { $0.appendingPathComponent(relative) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// Every file in `folder` of the data folders with one of `extensions`, by name without extension (first wins).
-    public static func named(in folder: String, extensions: Set<String>) -> [String: URL] {
+    package static func named(in folder: String, extensions: Set<String>) -> [String: URL] {
         var found: [String: URL] = [:]
         for base in all() {
             let url = base.appendingPathComponent(folder)

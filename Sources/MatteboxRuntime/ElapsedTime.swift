@@ -1,6 +1,6 @@
 extension ContinuousClock.Instant {
     /// Seconds elapsed since this instant.
-    public var secondsSince: Double {
+    package var secondsSince: Double {
         let elapsed = ContinuousClock.now - self
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }

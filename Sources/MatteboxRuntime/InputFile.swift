@@ -4,11 +4,11 @@ import Foundation
 /// special, unreadable, empty or oversized input gets a short message naming
 /// it and saying what it is, before a library gives a long one (or blocks on
 /// a FIFO, or reads a device forever).
-public enum InputFile {
+package enum InputFile {
     /// Throws unless `url` is a non-empty regular file this process may read;
     /// returns its size in bytes. Symbolic links are followed.
     @discardableResult
-    public static func checkReadable(_ url: URL) throws -> Int {
+    package static func checkReadable(_ url: URL) throws -> Int {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
             let reason = errno == ENOENT ? "No such file" : SystemError.describe(errno)
@@ -45,12 +45,12 @@ public enum InputFile {
 /// One file's identity on this machine (device and inode), so a path that
 /// names the same file by another route (a link, `..`, a bind mount) is still
 /// recognised: an output must never be an input.
-public struct FileIdentity: Hashable, Sendable, Codable {
-    public var device: UInt64
-    public var inode: UInt64
+package struct FileIdentity: Hashable, Sendable, Codable {
+    package var device: UInt64
+    package var inode: UInt64
 
     /// The identity of the file at `url`, following links; nil when there is none.
-    public init?(_ url: URL) {
+    package init?(_ url: URL) {
         var status = stat()
         guard stat(url.path, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
@@ -60,9 +60,9 @@ public struct FileIdentity: Hashable, Sendable, Codable {
 
 /// System errors in words a person can act on, instead of Foundation's
 /// `NSCocoaErrorDomain Code=…` dumps.
-public enum SystemError {
+package enum SystemError {
     /// strerror's text, lower-cased, for an errno value.
-    public static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         switch code {
         case EACCES, EPERM: return "permission denied"
         case ENOSPC: return "no space left on the device"
@@ -74,7 +74,7 @@ public enum SystemError {
     }
 
     /// A thrown Foundation or POSIX error as a short reason ("permission denied").
-    public static func describe(_ error: Error) -> String {
+    package static func describe(_ error: Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return describe(Int32(underlying.code))

@@ -5,15 +5,15 @@ import Foundation
 /// such processes so that a plugin that crashes or hangs costs one photo, not
 /// the batch: the caller learns how the process ended and starts another.
 // Unchecked: one thread owns each conversation (a batch slot, a test).
-public final class LineChannelProcess: @unchecked Sendable {
+package final class LineChannelProcess: @unchecked Sendable {
     /// Why no answer came.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
         case timedOut(Double)
         case failedToStart(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .exited(let code): return "worker exited with status \(code)"
             case .signalled(let signal): return "worker killed by signal \(signal) (\(Self.signalName(signal)))"
@@ -37,7 +37,7 @@ public final class LineChannelProcess: @unchecked Sendable {
         }
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     private let child: SpawnedChild
     private let toChild: Int32
     private let fromChild: Int32
@@ -46,7 +46,7 @@ public final class LineChannelProcess: @unchecked Sendable {
     private var inputOpen = true
 
     /// Starts `arguments[0]` with `arguments` (through `SpawnedChild`); standard error is inherited.
-    public init(arguments: [String], environment: [String: String] = [:]) throws(Failure) {
+    package init(arguments: [String], environment: [String: String] = [:]) throws(Failure) {
         do {
             child = try SpawnedChild.spawn(arguments, environment: environment, input: .pipe, output: .pipe, errors: .inherit)
         } catch {
@@ -64,7 +64,7 @@ public final class LineChannelProcess: @unchecked Sendable {
     }
 
     /// Sends one line (a newline is added).
-    public func send(_ line: Data) throws(Failure) {
+    package func send(_ line: Data) throws(Failure) {
         if let ended { throw ended }
         var bytes = [UInt8](line)
         bytes.append(0x0A)
@@ -81,7 +81,7 @@ public final class LineChannelProcess: @unchecked Sendable {
 
     /// The next line the process writes, without its newline. If none comes
     /// within `timeout` seconds the process is killed; if it ends first, how.
-    public func receiveLine(timeout: Double) throws(Failure) -> Data {
+    package func receiveLine(timeout: Double) throws(Failure) -> Data {
         if let ended { throw ended }
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         while true {
@@ -112,7 +112,7 @@ public final class LineChannelProcess: @unchecked Sendable {
 
     /// Closes the process's input (asking it to end) and waits for it.
     @discardableResult
-    public func close() -> Failure {
+    package func close() -> Failure {
         if let ended { return ended }
         Foundation.close(toChild)
         inputOpen = false
@@ -121,7 +121,7 @@ public final class LineChannelProcess: @unchecked Sendable {
 
     /// Kills the process now and reaps it.
     @discardableResult
-    public func kill() -> Failure {
+    package func kill() -> Failure {
         if let ended { return ended }
         _ = Foundation.kill(pid, SIGKILL)
         return finish()

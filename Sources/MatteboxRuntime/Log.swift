@@ -3,12 +3,12 @@ import Logging
 import Synchronization
 
 /// Severity of a log line; raw values match `mbx_log_level`.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case debug = 0, info = 1, warning = 2, error = 3
 
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .debug: return "debug"
         case .info: return "info"
@@ -42,7 +42,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 /// place. One threshold governs every line: `MATTEBOX_LOG=debug|info|warning|error`
 /// (default warning) sets it at start, `setThreshold` (the CLI's verbosity)
 /// changes it. Plugins log through the host, so their lines carry their id.
-public enum Log {
+package enum Log {
     private static let threshold = Mutex<LogLevel>(
         LogLevel.allCases.first { $0.name == ProcessInfo.processInfo.environment["MATTEBOX_LOG"] } ?? .warning)
 
@@ -52,17 +52,17 @@ public enum Log {
         return true
     }()
 
-    public static var currentThreshold: LogLevel { threshold.withLock { $0 } }
+    package static var currentThreshold: LogLevel { threshold.withLock { $0 } }
 
-    public static func setThreshold(_ level: LogLevel) { threshold.withLock { $0 = level } }
+    package static func setThreshold(_ level: LogLevel) { threshold.withLock { $0 = level } }
 
     /// A swift-log logger whose lines carry `category`.
-    public static func logger(_ category: String = "mattebox") -> Logger {
+    package static func logger(_ category: String = "mattebox") -> Logger {
         _ = bootstrapped
         return Logger(label: category)
     }
 
-    public static func emit(_ level: LogLevel, _ message: String, category: String = "mattebox") {
+    package static func emit(_ level: LogLevel, _ message: String, category: String = "mattebox") {
         guard level >= currentThreshold else { return }
         logger(category).log(level: level.loggerLevel, "\(message)")
     }
@@ -98,7 +98,7 @@ struct StandardErrorLineHandler: LogHandler {
 extension Log {
     /// Says once when MATTEBOX_LOG holds something that is not a level,
     /// instead of ignoring it.
-    public static func warnAboutEnvironment() {
+    package static func warnAboutEnvironment() {
         guard let value = ProcessInfo.processInfo.environment["MATTEBOX_LOG"], !value.isEmpty,
             !LogLevel.allCases.contains(where: { $0.name == value })
         else { return }

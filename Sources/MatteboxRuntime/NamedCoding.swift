@@ -1,15 +1,15 @@
 /// Enums that appear in `--json` output by name ("serious", "enum"), never as
 /// the numbers they are stored as: a script reads the same words the text
 /// output shows. Decoding takes the name, or the number older output held.
-public protocol NamedCoding: RawRepresentable, CaseIterable, Codable, CustomStringConvertible where RawValue == Int {}
+package protocol NamedCoding: RawRepresentable, CaseIterable, Codable, CustomStringConvertible where RawValue == Int {}
 
 extension NamedCoding {
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let name = try? container.decode(String.self), let match = Self.allCases.first(where: { $0.description == name }) {
             self = match

@@ -6,11 +6,11 @@ import Foundation
 /// own counter (`VmHWM`, reset through `/proc/self/clear_refs`); nil where
 /// it cannot be read or reset. Threads that overlap a step (the primary
 /// encoded ahead) count in it, as the memory a machine must hold.
-public enum PeakMemory {
+package enum PeakMemory {
     /// Starts a new step: the mark drops to what is resident now.
     /// False when the kernel does not let the mark be reset.
     @discardableResult
-    public static func reset() -> Bool {
+    package static func reset() -> Bool {
         let fd = open("/proc/self/clear_refs", O_WRONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -18,7 +18,7 @@ public enum PeakMemory {
     }
 
     /// The mark since the last `reset`, in MiB.
-    public static func mebibytes() -> Double? {
+    package static func mebibytes() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let kib = line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) }

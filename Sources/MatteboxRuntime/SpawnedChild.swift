@@ -7,29 +7,29 @@ import Foundation
 /// these pipe ends (which would hide this child's exit from its reader).
 /// `ChildProcess` (run to completion) and `LineChannelProcess` (a long-lived
 /// conversation) are the two ways of talking to it.
-public struct SpawnedChild: Sendable {
+package struct SpawnedChild: Sendable {
     /// What a standard stream of the child is connected to.
-    public enum Stream: Sendable {
+    package enum Stream: Sendable {
         case pipe, null, inherit
     }
 
     /// How a child ended.
-    public enum Termination: Sendable, Equatable {
+    package enum Termination: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     /// Our ends of the piped streams: write to `input`, read `output` and `errors`.
-    public let input: Int32?
-    public let output: Int32?
-    public let errors: Int32?
+    package let input: Int32?
+    package let output: Int32?
+    package let errors: Int32?
 
     private static let spawnLock = NSLock()
 
     /// Starts `arguments[0]` with `arguments`, its environment this process's
     /// plus `environment`. Throws a message naming the program when it cannot.
-    public static func spawn(
+    package static func spawn(
         _ arguments: [String], environment: [String: String] = [:], input: Stream, output: Stream, errors: Stream
     ) throws(SpawnError) -> SpawnedChild {
         // A write to a child that just died must be an error, not a SIGPIPE.
@@ -97,7 +97,7 @@ public struct SpawnedChild: Sendable {
     }
 
     /// Waits for the child to end and reaps it.
-    public func wait() -> Termination {
+    package func wait() -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return .exited(-1) }
@@ -107,7 +107,7 @@ public struct SpawnedChild: Sendable {
     }
 
     /// How the child ended, reaping it, or nil while it runs.
-    public func ended() -> Termination? {
+    package func ended() -> Termination? {
         var status: Int32 = 0
         let reaped = waitpid(pid, &status, WNOHANG)
         guard reaped == pid else { return reaped < 0 && errno == ECHILD ? .exited(-1) : nil }
@@ -116,11 +116,11 @@ public struct SpawnedChild: Sendable {
     }
 
     /// Kills the child at once (it is still to be reaped with `wait`).
-    public func kill() { _ = Foundation.kill(pid, SIGKILL) }
+    package func kill() { _ = Foundation.kill(pid, SIGKILL) }
 }
 
 /// A child process could not be started: why, naming the program.
-public struct SpawnError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct SpawnError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

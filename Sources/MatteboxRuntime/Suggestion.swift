@@ -1,9 +1,9 @@
 /// "Did you mean …?" for names people type: subcommands, plugin ids,
 /// parameters, roles. The closest known name by edit distance, when it is
 /// close enough to be a typo rather than another word.
-public enum Suggestion {
+package enum Suggestion {
     /// The known name closest to `typed`, if within about a third of its length.
-    public static func closest(to typed: String, among known: [String]) -> String? {
+    package static func closest(to typed: String, among known: [String]) -> String? {
         let lowered = typed.lowercased()
         let scored = known.map { ($0, distance(lowered, $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
@@ -16,7 +16,7 @@ public enum Suggestion {
     }
 
     /// " (did you mean `x`?)", or "" when nothing is close.
-    public static func clause(for typed: String, among known: [String]) -> String {
+    package static func clause(for typed: String, among known: [String]) -> String {
         closest(to: typed, among: known).map { "; did you mean `\($0)`?" } ?? ""
     }
 

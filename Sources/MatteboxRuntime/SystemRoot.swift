@@ -3,8 +3,8 @@ import Foundation
 /// The root sysfs and procfs are read under, shared by pressure monitoring and
 /// camera discovery: MATTEBOX_SYSTEM_ROOT when set (a tree made by a test or a
 /// demo), else `/`.
-public enum SystemRoot {
-    public static var fromEnvironment: URL {
+package enum SystemRoot {
+    package static var fromEnvironment: URL {
         let path = ProcessInfo.processInfo.environment["MATTEBOX_SYSTEM_ROOT"] ?? ""
         return URL(fileURLWithPath: path.isEmpty ? "/" : path)
     }

@@ -13,15 +13,15 @@ import NIOCore
 /// alone is not enough: browsers send cookies with forged cross-site requests),
 /// and an Origin, when sent, that matches the Host. On loopback the Host must
 /// name loopback too, so a DNS-rebinding page cannot read the app.
-public struct AccessPolicy: Sendable {
-    public var token: String
+package struct AccessPolicy: Sendable {
+    package var token: String
     /// The token was made up at start (and printed once), not given.
-    public var tokenWasGenerated: Bool
-    public var listensOnLoopbackOnly: Bool
+    package var tokenWasGenerated: Bool
+    package var listensOnLoopbackOnly: Bool
     /// Trust X-Forwarded-For / Forwarded from a loopback peer (a reverse proxy on this machine).
-    public var behindProxy: Bool
+    package var behindProxy: Bool
 
-    public init(listenHost: String, token: String?, behindProxy: Bool = false) {
+    package init(listenHost: String, token: String?, behindProxy: Bool = false) {
         self.token = token ?? Self.generateToken()
         tokenWasGenerated = token == nil
         listensOnLoopbackOnly = Self.isLoopback(listenHost)
@@ -29,7 +29,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// Whether the listen address needs a token that must be shown to the user.
-    public var mustAnnounceToken: Bool { tokenWasGenerated && !listensOnLoopbackOnly }
+    package var mustAnnounceToken: Bool { tokenWasGenerated && !listensOnLoopbackOnly }
 
     static func generateToken() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -37,7 +37,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// 127.0.0.0/8, ::1, the IPv4-mapped form of 127/8, and "localhost".
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         var address = host.lowercased()
         if address.hasPrefix("[") && address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
         if address == "localhost" || address == "::1" || address == "0:0:0:0:0:0:0:1" { return true }

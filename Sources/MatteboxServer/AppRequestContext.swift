@@ -4,17 +4,17 @@ import NIOCore
 
 /// The request context of the camera app: Hummingbird's basics, the peer's
 /// address (for the access policy), and small request bodies.
-public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
-    public let remoteAddress: SocketAddress?
+package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+    package var coreContext: CoreRequestContextStorage
+    package let remoteAddress: SocketAddress?
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }
 
     /// The API takes small JSON bodies only.
-    public var maxUploadSize: Int { 64 * 1024 }
+    package var maxUploadSize: Int { 64 * 1024 }
 }
 
 /// JSON replies with the conventions of Mattebox's `--json` (sorted keys, no escaped slashes).

@@ -13,25 +13,25 @@ import MatteboxRuntime
 import NIOCore
 
 /// Where and how `mattebox serve` listens, and its limits.
-public struct ServeConfiguration: Sendable {
-    public var host = "127.0.0.1"
-    public var port = 8088
-    public var token: String?
+package struct ServeConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    package var port = 8088
+    package var token: String?
     /// Trust X-Forwarded-For from a reverse proxy on this machine.
-    public var behindProxy = false
-    public var library: URL
+    package var behindProxy = false
+    package var library: URL
     /// Open connections at once; more wait in the listen backlog.
-    public var maximumConnections = 512
+    package var maximumConnections = 512
     /// Live-preview streams at once; more are refused with 503.
-    public var maximumViewers = 256
+    package var maximumViewers = 256
     /// Event streams at once.
-    public var maximumEventListeners = 64
+    package var maximumEventListeners = 64
     /// Seconds a connection may sit between requests.
-    public var idleTimeout: Int64 = 30
+    package var idleTimeout: Int64 = 30
     /// Seconds a request's head, and then its body, may take to arrive (`RequestDeadline`).
-    public var requestTimeout: Int64 = 10
+    package var requestTimeout: Int64 = 10
 
-    public init(library: URL) { self.library = library }
+    package init(library: URL) { self.library = library }
 }
 
 /// The camera app behind `mattebox serve`, AVCam's face in a browser: one
@@ -39,7 +39,7 @@ public struct ServeConfiguration: Sendable {
 /// pipeline and writer as `mattebox capture`) written into a library folder,
 /// its live preview, event timeline and the camera's controls, served over
 /// HTTP by Hummingbird with one page of plain HTML, CSS and JavaScript.
-public final class CameraApp: Sendable {
+package final class CameraApp: Sendable {
     let configuration: ServeConfiguration
     let session: CaptureSession
     let cameras: [CameraDevice]
@@ -48,7 +48,7 @@ public final class CameraApp: Sendable {
     let library: PhotoLibrary
     /// The viewer's Portrait control (re-render at screen size, save a copy).
     let studio: PortraitStudio
-    public let policy: AccessPolicy
+    package let policy: AccessPolicy
     /// The auxiliary images the pipeline makes (the page hides toggles for the rest).
     let deliverableRoles: Set<ImageRole>
     /// The pipeline photos go through, to refuse settings it would not honour (a format its HEIF stage overrides).
@@ -56,7 +56,7 @@ public final class CameraApp: Sendable {
     /// Cameras with UVC's region of interest (tap to focus), asked once at start.
     let tapToFocusCameras: Set<String>
 
-    public init(
+    package init(
         configuration: ServeConfiguration, cameras: [CameraDevice], camera: CameraDevice?, pipeline: PipelineSource?,
         registry: PluginRegistry, pressureMonitor: PressureMonitor?
     ) throws {
@@ -82,7 +82,7 @@ public final class CameraApp: Sendable {
     /// Starts the camera and serves until the process is asked to stop
     /// (SIGINT/SIGTERM), then finishes the photos in flight. `onListening`
     /// gets the address the server listens on (with the port chosen when 0).
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    package func run(onListening: @escaping @Sendable (String) -> Void) async throws {
         let previewFeed = session.previewFrames()
         let eventFeed = session.events
         let hub = preview, timeline = events

@@ -4,10 +4,10 @@ import MatteboxRuntime
 
 /// Disparity maps on disk in the formats stereo people use: PFM (float32,
 /// Middlebury's format); 16-bit PNGs with their scale are `ScaledPNG`'s.
-public enum DisparityFile {
+package enum DisparityFile {
 
     /// PFM: "Pf", size, a negative scale for little-endian, rows bottom to top.
-    public static func pfm(_ disparity: PixelImage) -> Data {
+    package static func pfm(_ disparity: PixelImage) -> Data {
         precondition(disparity.format == .float32 && disparity.channels == 1)
         var data = Data("Pf\n\(disparity.width) \(disparity.height)\n-1.0\n".utf8)
         let rowBytes = disparity.width * 4
@@ -18,7 +18,7 @@ public enum DisparityFile {
     }
 
     /// Reads a little-endian PFM written by `pfm` or by Middlebury's tools.
-    public static func readPFM(_ data: Data, name: String) throws -> PixelImage {
+    package static func readPFM(_ data: Data, name: String) throws -> PixelImage {
         var lines: [String] = []
         var index = data.startIndex
         while lines.count < 3, index < data.endIndex {

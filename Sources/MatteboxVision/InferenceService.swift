@@ -8,12 +8,12 @@ import MatteboxRuntime
 /// photos in flight, not with the workers times the networks. The workers'
 /// vision code sends it the small model inputs through a Unix socket
 /// (MATTEBOX_INFERENCE_SOCKET) and gets the outputs back.
-public enum InferenceService {
+package enum InferenceService {
     /// Listens on `socketPath` (replacing a stale socket file there) and,
     /// once the first worker connects, loads the vision library and serves
     /// until the process is ended (or its parent, the batch, ends); so a
     /// batch whose stages need no network never loads OpenCV here.
-    public static func serve(socketPath: String) throws -> Never {
+    package static func serve(socketPath: String) throws -> Never {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { throw MatteboxError("cannot open a socket: \(SystemError.describe(errno))") }
         var address = sockaddr_un()
@@ -45,7 +45,7 @@ public enum InferenceService {
     }
 
     /// How many networks the inference process at `socketPath` holds.
-    public static func networkCount(socketPath: String) throws -> Int {
+    package static func networkCount(socketPath: String) throws -> Int {
         try VisionLibrary.load()
         var count: Int32 = 0
         var error = mbx_cv_error()

@@ -2,16 +2,16 @@ import MatteboxCore
 
 /// The measures in ../shared/eval/README.md, so the evaluation command and
 /// the tests score depth and mattes the same way.
-public enum QualityMetrics {
+package enum QualityMetrics {
     /// A mask: one Bool per pixel, row-major.
-    public typealias Mask = [Bool]
+    package typealias Mask = [Bool]
 
     /// Matte pixels at or above half (128 of 255) as a mask.
-    public static func threshold(_ matte: PixelImage) -> Mask {
+    package static func threshold(_ matte: PixelImage) -> Mask {
         (0..<(matte.width * matte.height)).map { matte.sample(x: $0 % matte.width, y: $0 / matte.width) >= 128 }
     }
 
-    public static func iou(_ predicted: Mask, _ truth: Mask) -> Double {
+    package static func iou(_ predicted: Mask, _ truth: Mask) -> Double {
         var both = 0, either = 0
         for i in predicted.indices {
             if predicted[i] && truth[i] { both += 1 }
@@ -20,7 +20,7 @@ public enum QualityMetrics {
         return either == 0 ? 1 : Double(both) / Double(either)
     }
 
-    public static func f1(_ predicted: Mask, _ truth: Mask) -> Double {
+    package static func f1(_ predicted: Mask, _ truth: Mask) -> Double {
         var both = 0, sizes = 0
         for i in predicted.indices {
             if predicted[i] && truth[i] { both += 1 }
@@ -30,7 +30,7 @@ public enum QualityMetrics {
     }
 
     /// IoU within `band` pixels of the true boundary (where matting matters).
-    public static func boundaryIoU(_ predicted: Mask, _ truth: Mask, width: Int, height: Int, band: Int = 3) -> Double {
+    package static func boundaryIoU(_ predicted: Mask, _ truth: Mask, width: Int, height: Int, band: Int = 3) -> Double {
         var near = Mask(repeating: false, count: truth.count)
         for y in 0..<height {
             for x in 0..<width where x + 1 < width && truth[y * width + x] != truth[y * width + x + 1]
@@ -45,7 +45,7 @@ public enum QualityMetrics {
     }
 
     /// Share of pixels (0...1) within `band` of the matte's own edge whose values are soft (neither 0 nor 255).
-    public static func softEdgeShare(_ matte: PixelImage, band: Int = 2) -> Double {
+    package static func softEdgeShare(_ matte: PixelImage, band: Int = 2) -> Double {
         let hard = threshold(matte)
         var soft = 0, total = 0
         for y in 0..<matte.height {
@@ -61,13 +61,13 @@ public enum QualityMetrics {
     }
 
     /// Stereo errors over the pixels of `mask` whose truth is known (truth > 0).
-    public struct StereoScore: Sendable, Codable {
-        public var bad1: Double // percent
-        public var bad2: Double // percent
-        public var averageError: Double // pixels
+    package struct StereoScore: Sendable, Codable {
+        package var bad1: Double // percent
+        package var bad2: Double // percent
+        package var averageError: Double // pixels
     }
 
-    public static func stereo(estimate: PixelImage, truth: [Float], mask: Mask) -> StereoScore {
+    package static func stereo(estimate: PixelImage, truth: [Float], mask: Mask) -> StereoScore {
         var counted = 0, bad1 = 0, bad2 = 0
         var errorSum = 0.0
         for i in truth.indices where mask[i] && truth[i] > 0 {

@@ -6,32 +6,32 @@ import MatteboxRuntime
 
 /// Calibrates a stereo camera from chessboard pairs (`mattebox calibrate`)
 /// and writes the file the Depth plugin and `mattebox depth` rectify with.
-public struct StereoCalibrator: Sendable {
+package struct StereoCalibrator: Sendable {
     /// Inner corners per row and column, e.g. 9x6.
-    public var boardColumns: Int
-    public var boardRows: Int
+    package var boardColumns: Int
+    package var boardRows: Int
     /// Side of one square in millimetres (sets the baseline's units).
-    public var squareMillimetres: Double
+    package var squareMillimetres: Double
 
-    public init(boardColumns: Int = 9, boardRows: Int = 6, squareMillimetres: Double = 25) {
+    package init(boardColumns: Int = 9, boardRows: Int = 6, squareMillimetres: Double = 25) {
         self.boardColumns = boardColumns
         self.boardRows = boardRows
         self.squareMillimetres = squareMillimetres
     }
 
-    public struct Result: Sendable, Codable {
-        public var rms: Double
-        public var leftRMS: Double
-        public var rightRMS: Double
-        public var pairsUsed: Int
+    package struct Result: Sendable, Codable {
+        package var rms: Double
+        package var leftRMS: Double
+        package var rightRMS: Double
+        package var pairsUsed: Int
         /// Pairs where the board was not found in both views.
-        public var pairsSkipped: [Int]
-        public var focalPixels: Double
-        public var baselineMillimetres: Double
+        package var pairsSkipped: [Int]
+        package var focalPixels: Double
+        package var baselineMillimetres: Double
     }
 
     /// Calibrates and writes the result atomically to `output`.
-    public func calibrate(lefts: [PixelImage], rights: [PixelImage], output: URL) throws -> Result {
+    package func calibrate(lefts: [PixelImage], rights: [PixelImage], output: URL) throws -> Result {
         try VisionLibrary.load()
         guard lefts.count == rights.count, !lefts.isEmpty else {
             throw MatteboxError("calibration needs as many right views as left views (\(lefts.count) left, \(rights.count) right)")

@@ -6,35 +6,35 @@ import MatteboxCore
 
 /// Disparity of a stereo pair in pixels (left view), for `mattebox depth`,
 /// the quality evaluation and anyone who wants it without a pipeline.
-public struct StereoMatcher: Sendable {
-    public enum Method: Sendable {
+package struct StereoMatcher: Sendable {
+    package enum Method: Sendable {
         /// Grey SGBM (3x3), holes filled from the background, weighted median at holes and depth edges.
         case refined
         /// The reference in ../shared/eval: colour SGBM (5x5) with row-wise background filling.
         case baseline
     }
 
-    public var method: Method = .refined
+    package var method: Method = .refined
     /// Search range; nil = a sixth of the width.
-    public var numDisparities: Int?
+    package var numDisparities: Int?
     /// A calibration from `mattebox calibrate`: the views are rectified first.
-    public var calibration: URL?
+    package var calibration: URL?
 
-    public init(method: Method = .refined, numDisparities: Int? = nil, calibration: URL? = nil) {
+    package init(method: Method = .refined, numDisparities: Int? = nil, calibration: URL? = nil) {
         self.method = method
         self.numDisparities = numDisparities
         self.calibration = calibration
     }
 
-    public struct Result: Sendable {
-        public var disparity: PixelImage // one float channel, pixels
-        public var validFraction: Double
-        public var numDisparities: Int
-        public var focalPixels: Double?
-        public var baselineMillimetres: Double?
+    package struct Result: Sendable {
+        package var disparity: PixelImage // one float channel, pixels
+        package var validFraction: Double
+        package var numDisparities: Int
+        package var focalPixels: Double?
+        package var baselineMillimetres: Double?
     }
 
-    public func disparity(left: PixelImage, right: PixelImage) throws -> Result {
+    package func disparity(left: PixelImage, right: PixelImage) throws -> Result {
         try VisionLibrary.load()
         let out = PixelImage(width: left.width, height: left.height, channels: 1, format: .float32)
         var leftView = left.visionImage, rightView = right.visionImage

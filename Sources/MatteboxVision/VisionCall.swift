@@ -26,11 +26,11 @@ enum VisionCall {
 /// use so commands that need no OpenCV (most of them, and every batch
 /// worker) start without its hundred-odd libraries. It is looked for beside
 /// the executable (a build folder) and in `lib/mattebox` of an installation.
-public enum VisionLibrary {
-    public static let fileName = "libMatteboxCVision.so"
+package enum VisionLibrary {
+    package static let fileName = "libMatteboxCVision.so"
 
     /// Loads the library once; throws naming every place tried.
-    public static func load() throws {
+    package static func load() throws {
         let folder = URL(fileURLWithPath: HostExecutable.path).resolvingSymlinksInPath().deletingLastPathComponent()
         let candidates = [
             folder.appendingPathComponent(fileName).path,
@@ -46,7 +46,7 @@ public enum VisionLibrary {
     }
 
     /// The OpenCV the library was built with, for `--version`.
-    public static var openCVVersion: String {
+    package static var openCVVersion: String {
         (try? load()).map { String(cString: mbx_cvl_version()) } ?? "not loadable"
     }
 

@@ -7,35 +7,35 @@ import MatteboxPluginSDK
 /// the host's order: `$XDG_DATA_HOME/mattebox` (or `~/.local/share/mattebox`),
 /// `share/mattebox` of the installation this plugin belongs to, then
 /// `/usr/local/share/mattebox` and `/usr/share/mattebox`.
-public struct NamedModel: Sendable {
-    public var name: String
+package struct NamedModel: Sendable {
+    package var name: String
     /// What the model is, for notes ("MODNet portrait matting").
-    public var title: String
-    public var fileName: String
-    public var inputSize: Int32
-    public var mean: (Float, Float, Float)
-    public var std: (Float, Float, Float)
-    public var crop: Double
-    public var classes: String
+    package var title: String
+    package var fileName: String
+    package var inputSize: Int32
+    package var mean: (Float, Float, Float)
+    package var std: (Float, Float, Float)
+    package var crop: Double
+    package var classes: String
 
     /// MODNet: RGB, (x − 127.5) / 127.5, a 512 px square of the whole photo, one alpha channel.
-    public static let modnet = NamedModel(
+    package static let modnet = NamedModel(
         name: "modnet", title: "MODNet portrait matting", fileName: "modnet-512.onnx", inputSize: 512,
         mean: (0.5, 0.5, 0.5), std: (0.5, 0.5, 0.5), crop: 0, classes: "person=0")
 
     /// Segmentation models a `model` parameter may name.
-    public static let known = [modnet]
+    package static let known = [modnet]
 
-    public static func named(_ name: String) -> NamedModel? { known.first { $0.name == name } }
+    package static func named(_ name: String) -> NamedModel? { known.first { $0.name == name } }
 
     /// The installed file, or nil when `mattebox models install NAME` has not run.
-    public func installedFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package func installedFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         Self.installedFile(model: name, file: fileName, environment: environment)
     }
 
     /// The file `mattebox models install MODEL` put in a data folder, or nil:
     /// any installed model, segmentation or not (CenterFace, `centerface-320.onnx`).
-    public static func installedFile(
+    package static func installedFile(
         model name: String, file fileName: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
         var folders: [String] = []

@@ -5,9 +5,9 @@ import MatteboxPluginSDK
 /// module) that replaces a plugin's classical method. No weights ship with
 /// Mattebox; these parameters say how to feed the model and which of its
 /// output classes make which matte, so the matte plugins read them alike.
-public struct SegmentationModel {
+package struct SegmentationModel {
     /// The model parameters, with the defaults that suit this plugin's kind of model.
-    public static func parameters(crop: Double, classes: String, classesHelp: String, automatic: NamedModel? = nil) -> [Parameter] {
+    package static func parameters(crop: Double, classes: String, classesHelp: String, automatic: NamedModel? = nil) -> [Parameter] {
         [
             Parameter(
                 "model", .string(default: automatic == nil ? "" : "auto"),
@@ -29,10 +29,10 @@ public struct SegmentationModel {
         ]
     }
 
-    public let path: String
-    public let classes: [String: [Int32]]
+    package let path: String
+    package let classes: [String: [Int32]]
     /// What made the matte, for the photo's notes: "MODNet portrait matting (cv::dnn)", or the file.
-    public let method: String
+    package let method: String
     private var options: mbx_cv_model_options
 
     /// nil when no model is set. `names` are the mattes `model-classes` may name.
@@ -42,7 +42,7 @@ public struct SegmentationModel {
     ///
     /// `auto` (where `automatic` is given: the portrait matte) is that model
     /// when it is installed and the classical method when it is not.
-    public init?(_ parameters: PluginParameters, names: Set<String>, automatic: NamedModel? = nil) throws {
+    package init?(_ parameters: PluginParameters, names: Set<String>, automatic: NamedModel? = nil) throws {
         var value = try parameters.string("model")
         if value == "auto" {
             guard let automatic, automatic.installedFile() != nil else { return nil }
@@ -90,7 +90,7 @@ public struct SegmentationModel {
     }
 
     /// Runs the model and writes each named matte's plane.
-    public func run(
+    package func run(
         _ image: inout mbx_cv_image, options matteOptions: inout mbx_cv_matte_options, face: mbx_cv_rect,
         planes: [String: mbx_cv_plane]
     ) throws {

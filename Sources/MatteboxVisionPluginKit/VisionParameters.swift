@@ -5,8 +5,8 @@ import MatteboxPluginSDK
 /// How faces are found (`cascades`, `faces`): what a stage that only looks
 /// for a face needs (the portrait effect's focus), and part of the settings
 /// every vision plugin shares.
-public struct FaceFinding {
-    public static let parameters: [Parameter] = [
+package struct FaceFinding {
+    package static let parameters: [Parameter] = [
         Parameter(
             "cascades", .string(default: "/usr/share/opencv4/haarcascades"),
             description: "folder with haarcascade_frontalface_default.xml (Debian package opencv-data)"),
@@ -17,7 +17,7 @@ public struct FaceFinding {
                 + "haar: the cascade alone; or a CenterFace ONNX file"),
     ]
     /// For plugins that draw the face's parts (the semantic mattes).
-    public static let landmarkParameters: [Parameter] = [
+    package static let landmarkParameters: [Parameter] = [
         Parameter(
             "landmarks", .string(default: "auto"),
             description: "the face's parts for the hair, skin and teeth mattes: auto (the default) MediaPipe's face mesh "
@@ -30,15 +30,15 @@ public struct FaceFinding {
                 + "person matte; pose: that model, an error when not installed; none; or a pose landmark ONNX file"),
     ]
 
-    public let cascadeDirectory: String
+    package let cascadeDirectory: String
     /// The CenterFace file, or nil for the Haar cascade alone.
-    public let faceModel: String?
+    package let faceModel: String?
     /// How faces are found, for the photo's notes.
-    public var method: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
+    package var method: String { faceModel == nil ? "Haar cascade" : "CenterFace (cv::dnn)" }
     /// MediaPipe's face mesh, or nil when the face's parts are laid out on its box.
-    public let landmarkModel: String?
+    package let landmarkModel: String?
     /// MediaPipe's pose landmark model, or nil.
-    public let poseModel: String?
+    package let poseModel: String?
 
     /// CenterFace as `mattebox models install centerface` installs it.
     static var installedCenterFace: String? { NamedModel.installedFile(model: "centerface", file: "centerface-320.onnx") }
@@ -47,7 +47,7 @@ public struct FaceFinding {
     /// The pose model as `mattebox models install pose` installs it.
     static var installedPose: String? { NamedModel.installedFile(model: "pose", file: "pose-landmark-full-256.onnx") }
 
-    public init(_ parameters: PluginParameters) throws {
+    package init(_ parameters: PluginParameters) throws {
         cascadeDirectory = try parameters.string("cascades")
         faceModel = try Self.model(
             try parameters.string("faces"), parameter: "faces", name: "centerface", off: "haar", installed: Self.installedCenterFace)
@@ -81,7 +81,7 @@ public struct FaceFinding {
 
     /// Runs body with `options` pointing at the cascades and the face model; the
     /// strings they point to live for the call's duration.
-    public func withStrings<T>(_ options: inout mbx_cv_matte_options, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
+    package func withStrings<T>(_ options: inout mbx_cv_matte_options, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
         try cascadeDirectory.withCString { cascades in
             options.cascade_dir = cascades
             return try Self.withOptionalCString(faceModel) { face in
@@ -109,8 +109,8 @@ extension FaceFinding {
 /// The settings every OpenCV plugin shares (how hard to work, how faces are
 /// found, how big mattes are), so the vision plugins read and document them
 /// the same way.
-public struct VisionParameters {
-    public static let common: [Parameter] = [
+package struct VisionParameters {
+    package static let common: [Parameter] = [
         Parameter(
             "effort", .choice(default: "auto", values: ["auto", "speed", "balanced", "quality"]),
             description: "working resolution and refinement; auto follows the photo's capture.quality"),
@@ -119,16 +119,16 @@ public struct VisionParameters {
             description: "matte size relative to the primary (iOS: about half)"),
     ] + FaceFinding.parameters
 
-    public let effort: String
-    public let scale: Double
-    public let faces: FaceFinding
-    public var cascadeDirectory: String { faces.cascadeDirectory }
+    package let effort: String
+    package let scale: Double
+    package let faces: FaceFinding
+    package var cascadeDirectory: String { faces.cascadeDirectory }
     /// The CenterFace file, or nil for the Haar cascade alone.
-    public var faceModel: String? { faces.faceModel }
+    package var faceModel: String? { faces.faceModel }
     /// How faces are found, for the photo's notes.
-    public var faceMethod: String { faces.method }
+    package var faceMethod: String { faces.method }
 
-    public init(_ parameters: PluginParameters) throws {
+    package init(_ parameters: PluginParameters) throws {
         effort = try parameters.string("effort")
         scale = try parameters.double("scale")
         faces = try FaceFinding(parameters)
@@ -136,7 +136,7 @@ public struct VisionParameters {
 
     /// Runs body with the options for mbx_cv_* calls on this photo; the
     /// strings they point to live for the call's duration.
-    public func withOptions<T>(for photo: PluginPhoto, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
+    package func withOptions<T>(for photo: PluginPhoto, _ body: (inout mbx_cv_matte_options) throws -> T) throws -> T {
         let level = effort == "auto" ? (photo.string(MBX_META_QUALITY) ?? "balanced") : effort
         var options = mbx_cv_matte_options()
         options.effort = level == "speed" ? 0 : level == "quality" ? 2 : 1
@@ -144,14 +144,14 @@ public struct VisionParameters {
         return try faces.withStrings(&options, body)
     }
 
-    public func matteSize(of primary: PluginImage) -> (width: Int, height: Int) {
+    package func matteSize(of primary: PluginImage) -> (width: Int, height: Int) {
         (max(1, Int((Double(primary.width) * scale).rounded())), max(1, Int((Double(primary.height) * scale).rounded())))
     }
 }
 
 extension PluginImage {
     /// This image as the vision library's borrowed view.
-    public var visionImage: mbx_cv_image {
+    package var visionImage: mbx_cv_image {
         mbx_cv_image(
             data: data, width: Int32(width), height: Int32(height), channels: Int32(channels), format: Int32(format),
             stride: bytesPerRow)
@@ -159,12 +159,12 @@ extension PluginImage {
 
     /// True when this 8-bit matte has no sample at or above one half: the
     /// thing it would show was not found.
-    public var isBlank: Bool {
+    package var isBlank: Bool {
         !(0..<height).contains { row($0, as: UInt8.self).contains { $0 >= 128 } }
     }
 
     /// This single-channel 8-bit image as an output plane.
-    public var visionPlane: mbx_cv_plane {
+    package var visionPlane: mbx_cv_plane {
         mbx_cv_plane(
             data: data.assumingMemoryBound(to: UInt8.self), width: Int32(width), height: Int32(height), stride: bytesPerRow)
     }
@@ -172,7 +172,7 @@ extension PluginImage {
 
 extension mbx_cv_error {
     /// The message the vision library wrote.
-    public var text: String {
+    package var text: String {
         withUnsafeBytes(of: message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
     }
 }

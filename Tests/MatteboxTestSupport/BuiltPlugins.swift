@@ -4,12 +4,12 @@ import MatteboxPipeline
 import MatteboxPluginHost
 
 /// The real built plugins, found by the real scanner, and pipelines over them.
-public enum BuiltPlugins {
-    public static let registry = PluginRegistry.discover(
+package enum BuiltPlugins {
+    package static let registry = PluginRegistry.discover(
         searchPath: PluginSearchPath(directories: [TestEnvironment.binDirectory.path]),
         scanner: .using(executable: TestEnvironment.mattebox))
 
-    public static func runner(_ yaml: String, roles: Set<ImageRole> = []) throws -> PipelineRunner {
+    package static func runner(_ yaml: String, roles: Set<ImageRole> = []) throws -> PipelineRunner {
         let file = try PipelineFile.parse(yaml, path: "test.yaml")
         return try PipelineRunner(
             pipeline: try PipelineValidator.validate(file, registry: registry, providedRoles: roles), registry: registry)

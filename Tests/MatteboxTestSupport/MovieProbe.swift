@@ -2,23 +2,23 @@ import Foundation
 
 /// What FFmpeg's own `ffprobe` (Debian `ffmpeg`) reads in a movie: the
 /// independent reader the movie tests check Mattebox's files with.
-public struct MovieProbe {
-    public var codec: String
-    public var width: Int
-    public var height: Int
+package struct MovieProbe {
+    package var codec: String
+    package var width: Int
+    package var height: Int
     /// Frames decoded by ffprobe (-count_frames).
-    public var frames: Int
+    package var frames: Int
     /// Seconds, as the container says.
-    public var duration: Double
+    package var duration: Double
     /// Each video packet's presentation time, in file order.
-    public var presentationTimes: [Double]
+    package var presentationTimes: [Double]
     /// The display matrix's rotation (ffprobe's sign: counter-clockwise degrees), if any.
-    public var rotation: Double?
+    package var rotation: Double?
     /// Stream codec tags (e.g. avc1, mebx).
-    public var streamTags: [String]
+    package var streamTags: [String]
 
     /// Probes the whole file, or `length` bytes from `offset` (a movie inside another file).
-    public static func read(_ path: String) throws -> MovieProbe {
+    package static func read(_ path: String) throws -> MovieProbe {
         let streams = TestEnvironment.run([
             "/usr/bin/ffprobe", "-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json", path,
         ])
@@ -42,20 +42,20 @@ public struct MovieProbe {
             streamTags: all.compactMap { $0["codec_tag_string"] as? String })
     }
 
-    public struct ProbeError: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct ProbeError: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     /// The bytes of a binary tag as exiftool extracts them (`-b`), e.g. a HEIC Motion Photo's MotionPhotoVideo.
-    public static func exiftoolBinary(_ tag: String, _ path: String, to destination: URL) throws -> Data {
+    package static func exiftoolBinary(_ tag: String, _ path: String, to destination: URL) throws -> Data {
         let result = TestEnvironment.run(["/bin/sh", "-c", "exec /usr/bin/exiftool -b -\(tag) \"$1\" > \"$2\"", "sh", path, destination.path])
         guard result.status == 0 else { throw ProbeError(message: "exiftool cannot extract \(tag) from \(path): \(result.errors)") }
         return try Data(contentsOf: destination)
     }
 
     /// exiftool's value of one tag (`-s3`), with `-ee` for timed metadata.
-    public static func exiftool(_ tag: String, _ path: String, embedded: Bool = false) -> String {
+    package static func exiftool(_ tag: String, _ path: String, embedded: Bool = false) -> String {
         let result = TestEnvironment.run(["/usr/bin/exiftool", "-a", "-s3"] + (embedded ? ["-ee"] : []) + ["-" + tag, path])
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }

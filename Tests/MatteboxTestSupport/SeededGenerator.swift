@@ -2,18 +2,18 @@ import Foundation
 
 /// A random number generator whose seed is printed, so a failure seen once can
 /// be replayed: MATTEBOX_TEST_SEED=N gives the same numbers again (SplitMix64).
-public struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
-    public let seed: UInt64
+    package let seed: UInt64
 
     /// `label` names the test in the printed line.
-    public init(_ label: String) {
+    package init(_ label: String) {
         seed = ProcessInfo.processInfo.environment["MATTEBOX_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         state = seed
         print("\(label): random seed \(seed) (MATTEBOX_TEST_SEED=\(seed) replays it)")
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -5,8 +5,8 @@ import MatteboxRuntime
 /// Paths and helpers the tests share: the package root, the folder where
 /// `swift build` put the mattebox command and the plugins, scratch folders,
 /// and running commands.
-public enum TestEnvironment {
-    public static let packageRoot: URL = {
+package enum TestEnvironment {
+    package static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url
@@ -15,7 +15,7 @@ public enum TestEnvironment {
     /// Where the built products are (`make test` passes MATTEBOX_BIN_DIR). Without
     /// it, `.build/debug` is used and named, with a warning when a source file is
     /// newer than its mattebox (a stale binary would test old code).
-    public static let binDirectory: URL = {
+    package static let binDirectory: URL = {
         if let path = ProcessInfo.processInfo.environment["MATTEBOX_BIN_DIR"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
@@ -31,27 +31,27 @@ public enum TestEnvironment {
         return folder
     }()
 
-    public static var mattebox: String { binDirectory.appendingPathComponent("mattebox").path }
+    package static var mattebox: String { binDirectory.appendingPathComponent("mattebox").path }
 
-    public static func plugin(_ product: String) -> String {
+    package static func plugin(_ product: String) -> String {
         binDirectory.appendingPathComponent("lib\(product).so").path
     }
 
     /// The header plugins compile against.
-    public static var abiIncludeDirectory: String {
+    package static var abiIncludeDirectory: String {
         packageRoot.appendingPathComponent("Sources/CMatteboxPluginABI/include").path
     }
 
-    public static var fixtures: URL { packageRoot.appendingPathComponent("Tests/Fixtures") }
+    package static var fixtures: URL { packageRoot.appendingPathComponent("Tests/Fixtures") }
 
     /// ../shared beside the checkout, when present (CI has it; a user's clone may not).
-    public static var shared: URL? {
+    package static var shared: URL? {
         let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
     /// A new empty folder, owner-only writable, removed by the caller if it likes.
-    public static func scratchDirectory(_ name: String = "mattebox-test") throws -> URL {
+    package static func scratchDirectory(_ name: String = "mattebox-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -59,11 +59,11 @@ public enum TestEnvironment {
         return url
     }
 
-    public struct CommandResult: Sendable {
-        public var status: Int32
-        public var output: String
-        public var errors: String
-        public var signalled: Bool
+    package struct CommandResult: Sendable {
+        package var status: Int32
+        package var output: String
+        package var errors: String
+        package var signalled: Bool
     }
 
     /// Where the commands the tests run keep their cache (the plugin registry)
@@ -72,7 +72,7 @@ public enum TestEnvironment {
     /// Their sysfs and procfs root (MATTEBOX_SYSTEM_ROOT) is an empty folder:
     /// the machine's thermal state and CPU load, and its real cameras, do not
     /// change what a test sees; a test that wants a state makes its own tree.
-    public static let isolatedFolders: [String: String] = {
+    package static let isolatedFolders: [String: String] = {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("mattebox-test-home-\(getpid())")
         var folders: [String: String] = [:]
         for (variable, name) in [("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("MATTEBOX_SYSTEM_ROOT", "system")] {
@@ -86,7 +86,7 @@ public enum TestEnvironment {
     /// Runs a command to completion (killed after `timeout` seconds), with
     /// `environment` added to this process's and the cache and configuration
     /// folders of this test run (`isolatedFolders`) unless `environment` names others.
-    public static func run(
+    package static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120
     ) -> CommandResult {
         let environment = isolatedFolders.merging(environment) { _, given in given }
@@ -114,7 +114,7 @@ public enum TestEnvironment {
 
     /// Compiles a C plugin with `cc -shared` against the ABI header alone.
     /// `defines` are passed as -D (one source, several variants).
-    public static func compilePlugin(_ source: URL, into folder: URL, name: String? = nil, defines: [String] = []) throws -> String {
+    package static func compilePlugin(_ source: URL, into folder: URL, name: String? = nil, defines: [String] = []) throws -> String {
         let output = folder.appendingPathComponent(name ?? (source.deletingPathExtension().lastPathComponent + ".so")).path
         let result = run([
             "/usr/bin/cc", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-I", abiIncludeDirectory,

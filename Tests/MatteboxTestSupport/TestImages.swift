@@ -5,9 +5,9 @@ import MatteboxRuntime
 
 /// Images made by the tests themselves: an asymmetric pattern (so every flip
 /// and rotation is visible), and photos written with a chosen EXIF orientation.
-public enum TestImages {
+package enum TestImages {
     /// An RGB pattern whose every pixel differs from its mirror images.
-    public static func pattern(width: Int = 48, height: Int = 32) -> PixelImage {
+    package static func pattern(width: Int = 48, height: Int = 32) -> PixelImage {
         let image = PixelImage(width: width, height: height, channels: 3, format: .uint8)
         let pixels = image.data.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {
@@ -22,7 +22,7 @@ public enum TestImages {
     }
 
     /// A one-channel image (a stand-in matte or 16-bit depth) with a gradient.
-    public static func matte(width: Int, height: Int, format: SampleFormat = .uint8) -> PixelImage {
+    package static func matte(width: Int, height: Int, format: SampleFormat = .uint8) -> PixelImage {
         let image = PixelImage(width: width, height: height, channels: 1, format: format)
         for y in 0..<height {
             for x in 0..<width {
@@ -38,7 +38,7 @@ public enum TestImages {
     }
 
     /// Writes the pattern as a lossless PNG whose EXIF says `orientation`.
-    public static func writePhoto(to url: URL, orientation: Int, image: PixelImage = pattern()) throws {
+    package static func writePhoto(to url: URL, orientation: Int, image: PixelImage = pattern()) throws {
         var metadata = PhotoMetadata()
         metadata.exif = ExifBlock.empty()
         metadata.orientation = ExifOrientation(orientation)!
@@ -48,7 +48,7 @@ public enum TestImages {
 
     /// The pixels `vips autorot` makes of a file: the independent oracle for orientation.
     /// Single-channel files (depth, mattes) are read as such with `auxiliary`.
-    public static func autorotated(_ url: URL, scratch: URL, auxiliary: Bool = false) throws -> PixelImage {
+    package static func autorotated(_ url: URL, scratch: URL, auxiliary: Bool = false) throws -> PixelImage {
         let out = scratch.appendingPathComponent("autorot-\(UUID().uuidString.prefix(6)).png")
         let result = TestEnvironment.run(["/usr/bin/vips", "autorot", url.path, out.path])
         guard result.status == 0 else { throw MatteboxError("vips autorot failed: \(result.errors)") }
@@ -57,7 +57,7 @@ public enum TestImages {
 
     /// The pixels libheif's own `heif-convert` shows for a HEIF (irot and imir applied):
     /// the independent oracle for what a HEIF displays.
-    public static func shownByLibheif(_ url: URL, scratch: URL) throws -> PixelImage {
+    package static func shownByLibheif(_ url: URL, scratch: URL) throws -> PixelImage {
         let out = scratch.appendingPathComponent("libheif-\(UUID().uuidString.prefix(6)).png")
         let result = TestEnvironment.run(["/usr/bin/heif-convert", url.path, out.path])
         guard result.status == 0 else { throw MatteboxError("heif-convert failed: \(result.errors)") }
@@ -65,7 +65,7 @@ public enum TestImages {
     }
 
     /// The mean absolute difference of two same-sized images' samples.
-    public static func meanDifference(_ a: PixelImage, _ b: PixelImage) -> Double {
+    package static func meanDifference(_ a: PixelImage, _ b: PixelImage) -> Double {
         precondition(a.byteCount == b.byteCount && a.format == .uint8 && b.format == .uint8)
         let x = a.data.assumingMemoryBound(to: UInt8.self), y = b.data.assumingMemoryBound(to: UInt8.self)
         var total = 0

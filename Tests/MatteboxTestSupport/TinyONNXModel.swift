@@ -5,10 +5,10 @@ import Foundation
 /// followed by a sigmoid. The protobuf is encoded by hand from the ONNX
 /// schema (onnx.proto: ModelProto, GraphProto, NodeProto, TensorProto,
 /// ValueInfoProto), so the real cv::dnn importer reads a real file.
-public enum TinyONNXModel {
+package enum TinyONNXModel {
     /// Output channel k = Σ weights[k][c] · plane c + biases[k]; input
     /// "image" is 1x3xHxW (H and W symbolic), output "scores" 1xKxHxW.
-    public static func convolution(weights: [[Float]], biases: [Float], sigmoid: Bool = false) -> Data {
+    package static func convolution(weights: [[Float]], biases: [Float], sigmoid: Bool = false) -> Data {
         let classes = weights.count
         var nodes = [
             node(op: "Conv", inputs: ["image", "W", "B"], output: sigmoid ? "logits" : "scores", kernel: [1, 1])

@@ -3,12 +3,12 @@ import Foundation
 /// Waiting in tests: until something happens, within a generous limit that is
 /// a failure when reached, never a claim about speed (a loaded CI machine may
 /// take many times longer than a laptop). Rates and latencies belong in `make bench`.
-public enum Waiting {
+package enum Waiting {
     /// The longest any test waits for one thing.
-    public static let limit: Double = 90
+    package static let limit: Double = 90
 
     /// Polls `condition` every 20 ms until it holds or `limit` seconds pass; says whether it held.
-    public static func until(_ limit: Double = Waiting.limit, _ condition: () throws -> Bool) rethrows -> Bool {
+    package static func until(_ limit: Double = Waiting.limit, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date(timeIntervalSinceNow: limit)
         while Date() < deadline {
             if try condition() { return true }

@@ -6,7 +6,7 @@ import MatteboxCore
 /// stream loop only open streams through it and read frames from them.
 /// `V4L2Backend` (real cameras through libv4l2, emulated and replay cameras)
 /// is the one behind it today.
-public protocol CameraBackend: Sendable {
+package protocol CameraBackend: Sendable {
     /// Opens `camera` and starts it streaming `fourcc` at `size` and
     /// `framesPerSecond` (nil: the rate the camera is set to). Throws a
     /// `CameraFailure` when the camera is busy or gone.
@@ -19,7 +19,7 @@ public protocol CameraBackend: Sendable {
 }
 
 /// A camera streaming frames, read one at a time as they come.
-public protocol CameraStream: AnyObject, Sendable {
+package protocol CameraStream: AnyObject, Sendable {
     /// What the camera actually streams (it may have snapped the request).
     var format: StreamFormat { get }
     /// The frame interval the camera runs at, when it says.
@@ -36,13 +36,13 @@ public protocol CameraStream: AnyObject, Sendable {
 }
 
 /// Exposure settings a camera reports, as EXIF records them.
-public struct CameraSettings: Sendable, Equatable {
+package struct CameraSettings: Sendable, Equatable {
     /// Seconds.
-    public var exposureTime: Double?
-    public var iso: Int?
-    public var autoWhiteBalance: Bool?
+    package var exposureTime: Double?
+    package var iso: Int?
+    package var autoWhiteBalance: Bool?
 
-    public init(exposureTime: Double? = nil, iso: Int? = nil, autoWhiteBalance: Bool? = nil) {
+    package init(exposureTime: Double? = nil, iso: Int? = nil, autoWhiteBalance: Bool? = nil) {
         self.exposureTime = exposureTime
         self.iso = iso
         self.autoWhiteBalance = autoWhiteBalance
@@ -50,13 +50,13 @@ public struct CameraSettings: Sendable, Equatable {
 }
 
 /// Turns a stream's frames into RGB images.
-public protocol FrameDecoder: Sendable {
+package protocol FrameDecoder: Sendable {
     func rgbImage(of frame: CapturedFrame) throws -> PixelImage
 }
 
 /// What a backend's errors say about the camera, so the session can tell an
 /// interruption (in use elsewhere, unplugged: wait and resume) from a failure.
-public protocol CameraFailure: Error, CustomStringConvertible {
+package protocol CameraFailure: Error, CustomStringConvertible {
     /// Another client has the camera.
     var isBusy: Bool { get }
     /// The camera is gone (unplugged, powered off).

@@ -5,36 +5,36 @@ import Foundation
 /// lists it: its kind, range, step, default and current value. `mattebox
 /// controls` and the camera app show and set cameras through these, with the
 /// ranges the device gives rather than ranges Mattebox assumes.
-public struct CameraControl: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable {
+package struct CameraControl: Sendable, Codable, Equatable {
+    package enum Kind: String, Sendable, Codable {
         case integer, boolean, menu, integerMenu, bitmask, button, rectangle, other
     }
 
     /// A menu entry: the value to set and what it is called.
-    public struct MenuItem: Sendable, Codable, Equatable {
-        public var value: Int64
-        public var name: String
+    package struct MenuItem: Sendable, Codable, Equatable {
+        package var value: Int64
+        package var name: String
     }
 
     /// The driver's control ID (V4L2_CID_…).
-    public var id: UInt32
+    package var id: UInt32
     /// The name people type, as v4l2-ctl spells it: "exposure_time_absolute".
-    public var name: String
+    package var name: String
     /// The device's own label: "Exposure Time, Absolute".
-    public var label: String
-    public var kind: Kind
-    public var minimum: Int64
-    public var maximum: Int64
-    public var step: Int64
-    public var defaultValue: Int64
+    package var label: String
+    package var kind: Kind
+    package var minimum: Int64
+    package var maximum: Int64
+    package var step: Int64
+    package var defaultValue: Int64
     /// The current value, or nil for a control that cannot be read (a button, write-only).
-    public var value: ControlValue?
-    public var menu: [MenuItem]
-    public var readOnly: Bool
+    package var value: ControlValue?
+    package var menu: [MenuItem]
+    package var readOnly: Bool
     /// Set, but without effect now (exposure time while exposure is automatic).
-    public var inactive: Bool
+    package var inactive: Bool
 
-    public init(
+    package init(
         id: UInt32, label: String, kind: Kind, minimum: Int64, maximum: Int64, step: Int64, defaultValue: Int64,
         value: ControlValue?, menu: [MenuItem] = [], readOnly: Bool = false, inactive: Bool = false
     ) {
@@ -53,7 +53,7 @@ public struct CameraControl: Sendable, Codable, Equatable {
     }
 
     /// v4l2-ctl's naming: lower case, runs of anything not a letter or digit become one "_".
-    public static func name(forLabel label: String) -> String {
+    package static func name(forLabel label: String) -> String {
         var name = ""
         for character in label.lowercased() {
             if character.isASCII && (character.isLetter || character.isNumber) {
@@ -67,7 +67,7 @@ public struct CameraControl: Sendable, Codable, Equatable {
 
     /// Reads what a person typed for this control: a number, a menu entry's
     /// name, true/false/on/off, or for a rectangle "left,top,width,height".
-    public func parse(_ text: String) throws -> ControlValue {
+    package func parse(_ text: String) throws -> ControlValue {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch kind {
         case .rectangle:
@@ -95,7 +95,7 @@ public struct CameraControl: Sendable, Codable, Equatable {
     }
 
     /// Why `value` cannot be set, or nil when it can: read-only, out of range, not a menu entry.
-    public func problem(with value: ControlValue) -> String? {
+    package func problem(with value: ControlValue) -> String? {
         if readOnly { return "\(name) is read-only" }
         switch (kind, value) {
         case (.rectangle, .rectangle): return nil
@@ -111,16 +111,16 @@ public struct CameraControl: Sendable, Codable, Equatable {
 }
 
 /// A control's value: a number (integers, booleans, menus) or a rectangle (the region of interest).
-public enum ControlValue: Sendable, Equatable, Codable {
+package enum ControlValue: Sendable, Equatable, Codable {
     case integer(Int64)
     case rectangle(ControlRectangle)
 
-    public var integer: Int64? {
+    package var integer: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int64.self) {
             self = .integer(number)
@@ -131,7 +131,7 @@ public enum ControlValue: Sendable, Equatable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .integer(let number): try container.encode(number)
@@ -139,7 +139,7 @@ public enum ControlValue: Sendable, Equatable, Codable {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .integer(let number): return "\(number)"
         case .rectangle(let r): return "\(r.left),\(r.top),\(r.width),\(r.height)"
@@ -148,13 +148,13 @@ public enum ControlValue: Sendable, Equatable, Codable {
 }
 
 /// A rectangle in the stream's pixels (struct v4l2_rect).
-public struct ControlRectangle: Sendable, Equatable, Codable {
-    public var left: Int32
-    public var top: Int32
-    public var width: Int32
-    public var height: Int32
+package struct ControlRectangle: Sendable, Equatable, Codable {
+    package var left: Int32
+    package var top: Int32
+    package var width: Int32
+    package var height: Int32
 
-    public init(left: Int32, top: Int32, width: Int32, height: Int32) {
+    package init(left: Int32, top: Int32, width: Int32, height: Int32) {
         self.left = left
         self.top = top
         self.width = width
@@ -163,7 +163,7 @@ public struct ControlRectangle: Sendable, Equatable, Codable {
 }
 
 /// A control that could not be read or set, naming the control and the camera.
-public struct ControlError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ControlError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

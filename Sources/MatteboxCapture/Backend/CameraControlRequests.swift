@@ -2,14 +2,14 @@ import Foundation
 
 extension CameraDevice {
     /// The camera's controls with their current values.
-    public func controls() throws -> [CameraControl] { try backend.controls(of: self) }
+    package func controls() throws -> [CameraControl] { try backend.controls(of: self) }
 
     /// Sets controls by name (`exposure_time_absolute=300`, `auto_exposure=manual_mode`),
     /// all checked against the device's ranges and menus before any is set. Modes
     /// (menus and switches) are set before values, so "manual exposure, 30 ms" works in
     /// one request whatever order it was written in. Returns the controls as they are after.
     @discardableResult
-    public func setControls(_ requests: [(name: String, value: String)]) throws -> [CameraControl] {
+    package func setControls(_ requests: [(name: String, value: String)]) throws -> [CameraControl] {
         let known = try controls()
         var planned: [(CameraControl, ControlValue)] = []
         for request in requests {

@@ -5,43 +5,43 @@ import MatteboxCore
 /// AVCaptureDevice.uniqueID analogue), where it faces and how its sensor is
 /// mounted, and what it can stream. It keeps the backend that reaches it
 /// (V4L2 through libv4l2, or an emulated/replay device).
-public struct CameraDevice: Sendable, Codable {
+package struct CameraDevice: Sendable, Codable {
     /// One format with its sizes and frame rates.
-    public struct Format: Sendable, Codable, Equatable {
-        public var fourcc: FourCC
-        public var description: String
-        public var sizes: [Size]
+    package struct Format: Sendable, Codable, Equatable {
+        package var fourcc: FourCC
+        package var description: String
+        package var sizes: [Size]
     }
 
-    public struct Size: Sendable, Codable, Equatable {
-        public var width: Int
-        public var height: Int
-        public var framesPerSecond: [Double]
+    package struct Size: Sendable, Codable, Equatable {
+        package var width: Int
+        package var height: Int
+        package var framesPerSecond: [Double]
 
-        public var frameSize: FrameSize { FrameSize(width: width, height: height) }
+        package var frameSize: FrameSize { FrameSize(width: width, height: height) }
     }
 
-    public var id: String
-    public var path: String
-    public var name: String
-    public var driver: String
-    public var busInfo: String
-    public var position: CameraPosition
+    package var id: String
+    package var path: String
+    package var name: String
+    package var driver: String
+    package var busInfo: String
+    package var position: CameraPosition
     /// What decided the position: the V4L2 control, sysfs, the config, or a default.
-    public var positionSource: String
+    package var positionSource: String
     /// Clockwise degrees to turn frames upright (V4L2_CID_CAMERA_SENSOR_ROTATION).
-    public var sensorRotation: Int
-    public var formats: [Format]
-    public var isReplay: Bool
+    package var sensorRotation: Int
+    package var formats: [Format]
+    package var isReplay: Bool
     /// Why the camera cannot be used now (no permission), if so.
-    public var problem: String?
-    public let backend: any CameraBackend
+    package var problem: String?
+    package let backend: any CameraBackend
 
     enum CodingKeys: String, CodingKey {
         case id, path, name, driver, busInfo, position, positionSource, sensorRotation, formats, isReplay, problem
     }
 
-    public init(
+    package init(
         id: String, path: String, name: String, driver: String, busInfo: String, position: CameraPosition,
         positionSource: String, sensorRotation: Int, formats: [Format], isReplay: Bool, problem: String?, backend: any CameraBackend
     ) {
@@ -59,12 +59,12 @@ public struct CameraDevice: Sendable, Codable {
         self.backend = backend
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "cameras are discovered, not decoded"))
     }
 
     /// The largest size any format offers (what `quality` captures switch to).
-    public var largestSize: (FourCC, FrameSize)? {
+    package var largestSize: (FourCC, FrameSize)? {
         formats.flatMap { format in format.sizes.map { (format.fourcc, $0.frameSize) } }.max { $0.1 < $1.1 }
     }
 }

@@ -9,23 +9,23 @@ import MatteboxRuntime
 /// the sysfs physical location, then removable/fixed, then the user's
 /// config), their sensor rotation, and a stable id from /dev/v4l/by-id or
 /// by-path. The root is injectable so tests bring their own sysfs tree.
-public struct CameraDiscovery: Sendable {
-    public var root: URL
-    public var io: VideoDeviceIO
+package struct CameraDiscovery: Sendable {
+    package var root: URL
+    package var io: VideoDeviceIO
     /// Positions the user set by camera id, path or name (from the cameras config).
-    public var positionOverrides: [String: CameraPosition] = [:]
+    package var positionOverrides: [String: CameraPosition] = [:]
 
-    public init(root: URL = URL(fileURLWithPath: "/"), io: VideoDeviceIO = LibV4L2IO()) {
+    package init(root: URL = URL(fileURLWithPath: "/"), io: VideoDeviceIO = LibV4L2IO()) {
         self.root = root
         self.io = io
     }
 
     /// The root from MATTEBOX_SYSTEM_ROOT when set (tests and demos), else `/`.
-    public static func fromEnvironment(io: VideoDeviceIO = LibV4L2IO()) -> CameraDiscovery {
+    package static func fromEnvironment(io: VideoDeviceIO = LibV4L2IO()) -> CameraDiscovery {
         CameraDiscovery(root: SystemRoot.fromEnvironment, io: io)
     }
 
-    public func cameras() -> [CameraDevice] {
+    package func cameras() -> [CameraDevice] {
         let classDirectory = root.appendingPathComponent("sys/class/video4linux")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: classDirectory.path)) ?? []
         let nodes = names.filter { $0.hasPrefix("video") }.sorted { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
@@ -54,7 +54,7 @@ public struct CameraDiscovery: Sendable {
     }
 
     /// Everything one node says about itself; nil for nodes that do not capture video.
-    public static func describe(
+    package static func describe(
         path: String, io: VideoDeviceIO, stableID: String?, sysfs: URL?, isReplay: Bool,
         overrides: [String: CameraPosition] = [:]
     ) -> CameraDevice? {
@@ -123,17 +123,17 @@ public struct CameraDiscovery: Sendable {
 
 extension Array where Element == CameraDevice {
     /// The camera a session starts with, chosen as AVCam does: back, then front, then external.
-    public var defaultCamera: CameraDevice? {
+    package var defaultCamera: CameraDevice? {
         let usable = filter { $0.problem == nil }
         return usable.first { $0.position == .back } ?? usable.first { $0.position == .front } ?? usable.first
     }
 
     /// A camera by id, path or name, or the first usable one at a position.
-    public func camera(matching selector: String) -> CameraDevice? {
+    package func camera(matching selector: String) -> CameraDevice? {
         first { $0.id == selector || $0.path == selector || $0.name == selector }
     }
 
-    public func camera(at position: CameraPosition) -> CameraDevice? {
+    package func camera(at position: CameraPosition) -> CameraDevice? {
         first { $0.position == position && $0.problem == nil }
     }
 }

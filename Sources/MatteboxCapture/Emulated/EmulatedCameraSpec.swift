@@ -3,18 +3,18 @@ import MatteboxCore
 
 /// Where an emulated camera's pictures come from: frame N as the bytes a
 /// camera would send in a given format (MJPEG, YUYV).
-public protocol EmulatedFrameSource: Sendable {
+package protocol EmulatedFrameSource: Sendable {
     /// Frame N in `format`, as it looks with the camera's controls set to `look`.
     func payload(frame: Int, format: StreamFormat, look: FrameLook) throws -> [UInt8]
 }
 
 /// One pixel format an emulated camera offers, with its sizes and frame rates.
-public struct EmulatedFormat: Sendable {
-    public var fourcc: FourCC
-    public var sizes: [FrameSize]
-    public var intervals: [FrameInterval]
+package struct EmulatedFormat: Sendable {
+    package var fourcc: FourCC
+    package var sizes: [FrameSize]
+    package var intervals: [FrameInterval]
 
-    public init(fourcc: FourCC, sizes: [FrameSize], framesPerSecond: [Double] = [30, 20, 15]) {
+    package init(fourcc: FourCC, sizes: [FrameSize], framesPerSecond: [Double] = [30, 20, 15]) {
         self.fourcc = fourcc
         self.sizes = sizes
         intervals = framesPerSecond.map { FrameInterval(numerator: 1, denominator: UInt32($0)) }
@@ -32,25 +32,25 @@ public struct EmulatedFormat: Sendable {
 /// What an emulated V4L2 camera is: the names QUERYCAP reports, its formats,
 /// its position and rotation controls (absent like on most webcams when nil),
 /// its buffer limits, and the source of its frames.
-public struct EmulatedCameraSpec: Sendable {
-    public var card: String
-    public var driver = "mbx-emulated"
-    public var busInfo: String
-    public var formats: [EmulatedFormat]
+package struct EmulatedCameraSpec: Sendable {
+    package var card: String
+    package var driver = "mbx-emulated"
+    package var busInfo: String
+    package var formats: [EmulatedFormat]
     /// V4L2_CID_CAMERA_ORIENTATION; nil = the device has no such control.
-    public var orientation: CameraPosition?
+    package var orientation: CameraPosition?
     /// V4L2_CID_CAMERA_SENSOR_ROTATION in degrees; nil = no such control.
-    public var sensorRotation: Int?
+    package var sensorRotation: Int?
     /// A webcam's picture controls (brightness, contrast, saturation, gain,
     /// exposure, white balance, focus, power-line frequency), which change the frames.
-    public var pictureControls = true
+    package var pictureControls = true
     /// UVC's region-of-interest controls (tap to focus and expose); few webcams have them.
-    public var regionOfInterest = false
-    public var minimumBuffers = 2
-    public var maximumBuffers = 8
-    public var frames: EmulatedFrameSource
+    package var regionOfInterest = false
+    package var minimumBuffers = 2
+    package var maximumBuffers = 8
+    package var frames: EmulatedFrameSource
 
-    public init(
+    package init(
         card: String, busInfo: String, formats: [EmulatedFormat], orientation: CameraPosition? = nil,
         sensorRotation: Int? = nil, frames: EmulatedFrameSource
     ) {
@@ -64,7 +64,7 @@ public struct EmulatedCameraSpec: Sendable {
 }
 
 /// Faults an emulated camera can be told to show, as real ones do.
-public enum EmulatedFault: Sendable {
+package enum EmulatedFault: Sendable {
     /// The next DQBUF fails with EIO (a queue error; libv4l2 also says EIO after repeated bad MJPEG).
     case ioErrorOnNextDequeue
     /// The next N frames arrive cut to a third of their length.

@@ -5,17 +5,17 @@ import MatteboxCore
 /// How an emulated camera's controls change its pictures: exposure and gain
 /// brighten, brightness lifts, contrast and saturation stretch, a manual
 /// white balance tints. The identity look leaves a picture as it is.
-public struct FrameLook: Hashable, Sendable {
+package struct FrameLook: Hashable, Sendable {
     /// Exposure times gain, relative to the automatic exposure.
-    public var scale = 1.0
+    package var scale = 1.0
     /// Added to every channel, in 8-bit levels.
-    public var offset = 0.0
-    public var contrast = 1.0
-    public var saturation = 1.0
-    public var redGain = 1.0
-    public var blueGain = 1.0
+    package var offset = 0.0
+    package var contrast = 1.0
+    package var saturation = 1.0
+    package var redGain = 1.0
+    package var blueGain = 1.0
 
-    public static let natural = FrameLook()
+    package static let natural = FrameLook()
 
     /// The look applied to 8-bit RGB pixels, in place.
     func apply(to image: PixelImage) {

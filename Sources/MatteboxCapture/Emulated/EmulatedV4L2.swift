@@ -9,7 +9,7 @@ import MatteboxCore
 /// another process, or made to deliver bad frames. Tests drive the real
 /// capture code through it; replay cameras are built on it.
 // Unchecked: every call takes the device's lock, as the kernel serialises ioctls.
-public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
+package final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
     private struct Handle {
         var path: String
         var generation: Int
@@ -28,22 +28,22 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
     private var busyElsewhere: Set<String> = []
     private var denied: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// Plugs a camera in at `path`.
-    public func add(_ spec: EmulatedCameraSpec, at path: String) {
+    package func add(_ spec: EmulatedCameraSpec, at path: String) {
         locked {
             specs[path] = spec
             plugLocked(path)
         }
     }
 
-    public var paths: [String] { locked { nodes.keys.sorted() } }
+    package var paths: [String] { locked { nodes.keys.sorted() } }
 
     // MARK: Faults
 
     /// The camera disappears: streams see POLLHUP and ENODEV, opens fail with ENOENT.
-    public func unplug(_ path: String) {
+    package func unplug(_ path: String) {
         locked {
             guard let node = nodes.removeValue(forKey: path) else { return }
             node.unplug()
@@ -53,22 +53,22 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
     }
 
     /// The camera comes back (a new device: old handles stay dead).
-    public func replug(_ path: String) { locked { plugLocked(path) } }
+    package func replug(_ path: String) { locked { plugLocked(path) } }
 
     /// Another process owns (or releases) the camera's buffer queue.
-    public func setBusyInAnotherProcess(_ busy: Bool, _ path: String) {
+    package func setBusyInAnotherProcess(_ busy: Bool, _ path: String) {
         locked { if busy { busyElsewhere.insert(path) } else { busyElsewhere.remove(path) } }
     }
 
     /// Opening the node fails with EACCES (no `video` group).
-    public func setAccessDenied(_ denied: Bool, _ path: String) {
+    package func setAccessDenied(_ denied: Bool, _ path: String) {
         locked { if denied { self.denied.insert(path) } else { self.denied.remove(path) } }
     }
 
-    public func inject(_ fault: EmulatedFault, _ path: String) { locked { nodes[path]?.faults.append(fault) } }
+    package func inject(_ fault: EmulatedFault, _ path: String) { locked { nodes[path]?.faults.append(fault) } }
 
     /// The frame interval the device runs at now, as the app last set it.
-    public func frameInterval(_ path: String) -> FrameInterval? { locked { nodes[path]?.interval } }
+    package func frameInterval(_ path: String) -> FrameInterval? { locked { nodes[path]?.interval } }
 
     private func plugLocked(_ path: String) {
         guard let spec = specs[path] else { return }
@@ -90,7 +90,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
 
     // MARK: VideoDeviceIO
 
-    public func open(_ path: String, flags: Int32) -> Int32 {
+    package func open(_ path: String, flags: Int32) -> Int32 {
         locked {
             guard nodes[path] != nil else { return fail(ENOENT, -1) }
             if denied.contains(path) { return fail(EACCES, -1) }
@@ -101,7 +101,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         }
     }
 
-    public func close(_ fd: Int32) -> Int32 {
+    package func close(_ fd: Int32) -> Int32 {
         locked {
             guard let handle = handles.removeValue(forKey: fd) else { return fail(EBADF, -1) }
             if retired[handle.generation]?.owner == fd { retired[handle.generation] = nil }
@@ -115,7 +115,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         }
     }
 
-    public func mmap(_ fd: Int32, length: Int, offset: Int) -> UnsafeMutableRawPointer? {
+    package func mmap(_ fd: Int32, length: Int, offset: Int) -> UnsafeMutableRawPointer? {
         locked {
             guard let handle = handles[fd] else { return fail(EBADF, nil) }
             guard let node = live(handle) else { return fail(ENODEV, nil) }
@@ -128,7 +128,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         }
     }
 
-    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32 {
+    package func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32 {
         locked {
             guard let buffer = mappings[address] else { return fail(EINVAL, -1) }
             buffer.mapped -= 1
@@ -137,7 +137,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         }
     }
 
-    public func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) -> (result: Int32, revents: Int16) {
+    package func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) -> (result: Int32, revents: Int16) {
         let deadline = timeoutMilliseconds < 0 ? UInt64.max : MonotonicClock.now() + UInt64(timeoutMilliseconds) * 1_000_000
         condition.lock()
         defer { condition.unlock() }
@@ -161,7 +161,7 @@ public final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         return node
     }
 
-    public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+    package func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         condition.lock()
         defer { condition.unlock() }
         guard let handle = handles[fd] else { return fail(EBADF, -1) }

@@ -21,32 +21,32 @@ import Yams
 /// positions:
 ///   usb-Logitech_C920_1234-video-index0: front
 /// ```
-public struct ReplayCameraConfig: Codable, Sendable {
-    public struct Camera: Codable, Sendable {
-        public var name: String
-        public var position: CameraPosition?
-        public var rotation: Int?
-        public var images: [String]
-        public var framesPerPicture: Int?
-        public var format: String?
-        public var sizes: [String]?
-        public var fps: [Double]?
-        public var regionOfInterest: Bool?
+package struct ReplayCameraConfig: Codable, Sendable {
+    package struct Camera: Codable, Sendable {
+        package var name: String
+        package var position: CameraPosition?
+        package var rotation: Int?
+        package var images: [String]
+        package var framesPerPicture: Int?
+        package var format: String?
+        package var sizes: [String]?
+        package var fps: [Double]?
+        package var regionOfInterest: Bool?
     }
 
-    public var cameras: [Camera] = []
-    public var positions: [String: CameraPosition]?
+    package var cameras: [Camera] = []
+    package var positions: [String: CameraPosition]?
     /// The folder relative image paths are read from.
-    public var baseDirectory: URL?
+    package var baseDirectory: URL?
 
     enum CodingKeys: String, CodingKey { case cameras, positions }
 
-    public init(cameras: [Camera] = [], positions: [String: CameraPosition]? = nil) {
+    package init(cameras: [Camera] = [], positions: [String: CameraPosition]? = nil) {
         self.cameras = cameras
         self.positions = positions
     }
 
-    public static func load(_ url: URL) throws -> ReplayCameraConfig {
+    package static func load(_ url: URL) throws -> ReplayCameraConfig {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw MatteboxError("\(url.path): cannot read the cameras config: \(SystemError.describe(error))")
@@ -61,12 +61,12 @@ public struct ReplayCameraConfig: Codable, Sendable {
     }
 
     /// One camera playing colour bars, for a machine with no camera and no config.
-    public static let colourBars = ReplayCameraConfig(cameras: [
+    package static let colourBars = ReplayCameraConfig(cameras: [
         Camera(name: "Replay colour bars", position: .back, rotation: 0, images: [], framesPerPicture: 15)
     ])
 
     /// The replay cameras, plugged into one emulated V4L2 bus at `replay/N`.
-    public func makeCameras() throws -> [CameraDevice] {
+    package func makeCameras() throws -> [CameraDevice] {
         let bus = EmulatedV4L2()
         var devices: [CameraDevice] = []
         for (index, camera) in cameras.enumerated() {

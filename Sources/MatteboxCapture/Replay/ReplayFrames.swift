@@ -10,7 +10,7 @@ import MatteboxRuntime
 /// (`FrameLook`). Each picture is rendered once per format, size and look, when first
 /// shown; renderings for looks no longer in use are dropped.
 // Unchecked: called under the emulated device's lock, as the kernel serialises ioctls.
-public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
+package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     private struct Key: Hashable {
         var fourcc: FourCC
         var size: FrameSize
@@ -20,13 +20,13 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
 
     private let pictures: [PixelImage]
     /// How many consecutive frames show the same picture.
-    public let framesPerPicture: Int
+    package let framesPerPicture: Int
     private var renderings: [Key: [UInt8]] = [:]
     private let lock = NSLock()
 
     /// `sensorRotation`: the camera claims a sensor mounted at this many degrees,
     /// so pictures are sent turned clockwise by it (turning them back makes them upright).
-    public init(pictures: [PixelImage], framesPerPicture: Int = 1, sensorRotation: Int = 0) {
+    package init(pictures: [PixelImage], framesPerPicture: Int = 1, sensorRotation: Int = 0) {
         precondition(!pictures.isEmpty, "a replay needs at least one picture")
         let turn: GeometryTransform? = [90: .rotate90, 180: .rotate180, 270: .rotate270][((sensorRotation % 360) + 360) % 360]
         self.pictures = pictures.map { picture in
@@ -37,7 +37,7 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     }
 
     /// Pictures from image files, or from every image in a folder (sorted by name).
-    public convenience init(contentsOf urls: [URL], framesPerPicture: Int = 1, sensorRotation: Int = 0) throws {
+    package convenience init(contentsOf urls: [URL], framesPerPicture: Int = 1, sensorRotation: Int = 0) throws {
         var files: [URL] = []
         for url in urls {
             var isFolder: ObjCBool = false
@@ -63,7 +63,7 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
 
     /// Colour bars with a bright band that moves a step per picture, for a
     /// camera that works with no files at all.
-    public static func colourBars(pictures count: Int = 8) -> ReplayFrames {
+    package static func colourBars(pictures count: Int = 8) -> ReplayFrames {
         let bars: [(UInt8, UInt8, UInt8)] = [
             (235, 235, 235), (235, 235, 16), (16, 235, 235), (16, 235, 16), (235, 16, 235), (235, 16, 16), (16, 16, 235),
         ]
@@ -84,7 +84,7 @@ public final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
         return ReplayFrames(pictures: images, framesPerPicture: 15)
     }
 
-    public func payload(frame: Int, format: StreamFormat, look: FrameLook) throws -> [UInt8] {
+    package func payload(frame: Int, format: StreamFormat, look: FrameLook) throws -> [UInt8] {
         let key = Key(fourcc: format.fourcc, size: format.size, look: look, picture: (frame / framesPerPicture) % pictures.count)
         lock.lock()
         defer { lock.unlock() }

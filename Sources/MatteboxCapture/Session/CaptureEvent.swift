@@ -4,7 +4,7 @@ import MatteboxPressure
 
 /// Why a session stopped delivering frames without being asked to
 /// (AVCaptureSession.InterruptionReason on Linux).
-public enum InterruptionReason: String, Sendable, Codable {
+package enum InterruptionReason: String, Sendable, Codable {
     /// Another process owns the camera (EBUSY).
     case videoDeviceInUseByAnotherClient
     /// The camera was unplugged or is not there (ENODEV, POLLHUP, ENOENT).
@@ -14,7 +14,7 @@ public enum InterruptionReason: String, Sendable, Codable {
 }
 
 /// Whether a shutter press now would be taken at once (AVCapturePhotoOutput.CaptureReadiness).
-public enum CaptureReadiness: String, Sendable, Codable {
+package enum CaptureReadiness: String, Sendable, Codable {
     case sessionNotRunning
     case ready
     /// Busy for a moment (a quality capture is switching formats).
@@ -25,7 +25,7 @@ public enum CaptureReadiness: String, Sendable, Codable {
 
 /// The session's timeline, as an async sequence: session changes and each
 /// photo's steps (AVCapturePhotoCaptureDelegate's callbacks).
-public enum CaptureEvent: Sendable, Equatable {
+package enum CaptureEvent: Sendable, Equatable {
     case started(camera: String)
     case stopped
     case interrupted(InterruptionReason)
@@ -47,7 +47,7 @@ public enum CaptureEvent: Sendable, Equatable {
 }
 
 /// One step of one photo.
-public enum PhotoStep: Sendable, Equatable {
+package enum PhotoStep: Sendable, Equatable {
     case willBeginCapture
     /// The shutter: the frame chosen, by its driver sequence number.
     case willCapture(frameSequence: UInt32)

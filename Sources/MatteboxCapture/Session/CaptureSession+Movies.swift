@@ -8,7 +8,7 @@ import MatteboxRuntime
 /// the files.
 extension CaptureSession {
     /// How far a Live Photo reaches before and after the press (AVCam: about 1.5 s each way).
-    public static let livePhotoSeconds = 1.5
+    package static let livePhotoSeconds = 1.5
 
     /// A Live Photo on its way: the press, its identifier, and what gathers its after-press frames.
     struct LivePhotoInFlight: Sendable {
@@ -19,18 +19,18 @@ extension CaptureSession {
         var mirrored: Bool
     }
 
-    public var isRecording: Bool { recording != nil }
+    package var isRecording: Bool { recording != nil }
 
     /// Bytes the Live Photo pre-roll holds now (0 when Live Photo capture is off).
-    public var livePhotoPreRollBytes: Int { taps.preRollBytes }
+    package var livePhotoPreRollBytes: Int { taps.preRollBytes }
     /// How much time the pre-roll spans now: a Live Photo taken before it is full has a shorter movie.
-    public var livePhotoPreRollSeconds: Double { taps.preRollSeconds }
+    package var livePhotoPreRollSeconds: Double { taps.preRollSeconds }
 
-    public var isLivePhotoCaptureEnabled: Bool { livePhotoPreRoll != nil }
+    package var isLivePhotoCaptureEnabled: Bool { livePhotoPreRoll != nil }
 
     /// Turns Live Photo capture on (the pre-roll starts filling) or off
     /// (AVCapturePhotoOutput.isLivePhotoCaptureEnabled).
-    public func setLivePhotoCaptureEnabled(_ enabled: Bool) throws {
+    package func setLivePhotoCaptureEnabled(_ enabled: Bool) throws {
         guard enabled != isLivePhotoCaptureEnabled else { return }
         if enabled {
             guard let movieOutput else { throw MatteboxError("Live Photos need a movie output; this session has none") }
@@ -46,7 +46,7 @@ extension CaptureSession {
     /// Starts recording a movie of what the camera streams; `maxSeconds` ends
     /// it by itself (with `durationReached`). Returns where the movie will be.
     @discardableResult
-    public func startRecording(maxSeconds: Double? = nil, mirrorsFrontCamera: Bool = false) throws -> String {
+    package func startRecording(maxSeconds: Double? = nil, mirrorsFrontCamera: Bool = false) throws -> String {
         guard let movieOutput else { throw MatteboxError("this session has no movie output") }
         guard recording == nil else { throw MatteboxError("a movie is already being recorded") }
         guard state == .running, let loop else { throw MatteboxError("cannot record: the session is not streaming") }
@@ -69,7 +69,7 @@ extension CaptureSession {
     /// Finishes the movie being recorded (nil when none is): the file is
     /// complete and renamed into place, or kept as it is with the reason.
     @discardableResult
-    public func stopRecording(_ ending: RecordingEnding = .stopped) async -> RecordedMovie? {
+    package func stopRecording(_ ending: RecordingEnding = .stopped) async -> RecordedMovie? {
         guard let finishing = recording else { return nil }
         recording = nil
         taps.setRecording(nil)

@@ -14,16 +14,16 @@ import MatteboxRuntime
 /// With a `MovieOutput` it also records movies and Live Photos
 /// (`CaptureSession+Movies.swift`); as in AVCam, the frame rate is not
 /// throttled while a movie records, and shutdown finishes the movie first.
-public actor CaptureSession {
+package actor CaptureSession {
     /// What the session streams: a camera, a format and size, and a frame rate.
-    public struct Configuration: Sendable {
-        public var camera: CameraDevice
-        public var fourcc: FourCC
-        public var size: FrameSize
-        public var framesPerSecond: Double?
+    package struct Configuration: Sendable {
+        package var camera: CameraDevice
+        package var fourcc: FourCC
+        package var size: FrameSize
+        package var framesPerSecond: Double?
 
         /// The camera's first format at its largest size up to 1280 px wide (a preview-sized stream).
-        public init(camera: CameraDevice) {
+        package init(camera: CameraDevice) {
             self.camera = camera
             let format = camera.formats.first { $0.fourcc == .mjpeg } ?? camera.formats.first
             fourcc = format?.fourcc ?? .mjpeg
@@ -33,28 +33,28 @@ public actor CaptureSession {
         }
     }
 
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         case idle, running, interrupted(InterruptionReason), stopped
     }
 
     /// How the session reacts to pressure, and how fast it notices.
-    public struct PressurePolicy: Sendable {
+    package struct PressurePolicy: Sendable {
         /// The frame rate cap at serious and critical (AVCam: 15-20 fps).
-        public var throttledFramesPerSecond = 20.0
+        package var throttledFramesPerSecond = 20.0
         /// How long a throttle holds before the device's own interval is reprogrammed.
-        public var reprogramAfter = 2.0
-        public var sampleInterval = 1.0
+        package var reprogramAfter = 2.0
+        package var sampleInterval = 1.0
 
-        public init() {}
+        package init() {}
     }
 
-    public nonisolated let events: AsyncStream<CaptureEvent>
+    package nonisolated let events: AsyncStream<CaptureEvent>
     private let eventSink: AsyncStream<CaptureEvent>.Continuation
-    public let cameras: [CameraDevice]
-    public private(set) var configuration: Configuration
-    public private(set) var state = State.idle
-    public private(set) var readiness = CaptureReadiness.sessionNotRunning
-    public private(set) var pressure = PressureLevel.nominal
+    package let cameras: [CameraDevice]
+    package private(set) var configuration: Configuration
+    package private(set) var state = State.idle
+    package private(set) var readiness = CaptureReadiness.sessionNotRunning
+    package private(set) var pressure = PressureLevel.nominal
 
     private var pending: Configuration?
     var loop: StreamLoop?
@@ -80,7 +80,7 @@ public actor CaptureSession {
     private var throttledSince: Date?
     private var busyCapturing = false
 
-    public init(
+    package init(
         cameras: [CameraDevice], camera: CameraDevice? = nil, delivery: any PhotoDelivery, movieOutput: (any MovieOutput)? = nil,
         pressureMonitor: PressureMonitor? = nil, pressurePolicy: PressurePolicy = PressurePolicy(), maxPhotosInFlight: Int = 3,
         ringCapacity: Int = 6
@@ -102,15 +102,15 @@ public actor CaptureSession {
     // MARK: Configuration
 
     /// Changes made until `commitConfiguration` apply together.
-    public func beginConfiguration() { pending = pending ?? configuration }
+    package func beginConfiguration() { pending = pending ?? configuration }
 
     /// Outside a begin/commit pair, changes apply at once.
-    public func setCamera(_ camera: CameraDevice) throws {
+    package func setCamera(_ camera: CameraDevice) throws {
         let current = pending ?? configuration
         try stage(current.camera.id == camera.id ? current : Configuration(camera: camera))
     }
 
-    public func setFormat(_ fourcc: FourCC, size: FrameSize, framesPerSecond: Double? = nil) throws {
+    package func setFormat(_ fourcc: FourCC, size: FrameSize, framesPerSecond: Double? = nil) throws {
         var next = pending ?? configuration
         next.fourcc = fourcc
         next.size = size
@@ -126,7 +126,7 @@ public actor CaptureSession {
 
     /// Applies the staged changes; when the new configuration cannot stream,
     /// the previous one is restored and the error thrown.
-    public func commitConfiguration() throws {
+    package func commitConfiguration() throws {
         guard let next = pending else { return }
         pending = nil
         // As AVCam: no camera or format change while a movie records (its size and rate are set).
@@ -147,7 +147,7 @@ public actor CaptureSession {
     }
 
     /// Switches to another camera, keeping the current one if the new one fails.
-    public func switchCamera(to camera: CameraDevice) throws {
+    package func switchCamera(to camera: CameraDevice) throws {
         beginConfiguration()
         try setCamera(camera)
         try commitConfiguration()
@@ -157,7 +157,7 @@ public actor CaptureSession {
 
     /// Starts streaming. A camera in use elsewhere or missing interrupts the
     /// session, which then resumes by itself; no permission is an error.
-    public func startRunning() throws {
+    package func startRunning() throws {
         guard state != .running else { return }
         do {
             try restartLoop()
@@ -171,7 +171,7 @@ public actor CaptureSession {
     }
 
     /// Stops after the photos in flight are written.
-    public func stopRunning() async {
+    package func stopRunning() async {
         governor?.cancel()
         recovery?.cancel()
         governor = nil
@@ -187,16 +187,16 @@ public actor CaptureSession {
     }
 
     /// A live view: the newest converted frame, skipping any the consumer is too slow for.
-    public nonisolated func previewFrames() -> AsyncStream<PreviewFrame> { preview.subscribe() }
+    package nonisolated func previewFrames() -> AsyncStream<PreviewFrame> { preview.subscribe() }
 
     /// Frames kept, dropped as defective, dropped by throttling, and the kept rate.
-    public var streamStatistics: (kept: Int, defective: Int, throttled: Int, framesPerSecond: Double) {
+    package var streamStatistics: (kept: Int, defective: Int, throttled: Int, framesPerSecond: Double) {
         let counters = loop?.statistics ?? .init()
         return (counters.kept, counters.defective, counters.throttled, counters.framesPerSecond)
     }
 
     /// The frame interval the camera itself runs at now.
-    public var deviceFramesPerSecond: Double? { loop?.interval?.framesPerSecond }
+    package var deviceFramesPerSecond: Double? { loop?.interval?.framesPerSecond }
 
     private func restartLoop(framesPerSecond: Double? = nil) throws {
         stopLoop()
@@ -300,7 +300,7 @@ public actor CaptureSession {
     /// Acts on a pressure level: throttle at once by dropping frames, then
     /// reprogram the device's interval once the level holds; stop at
     /// shutdown after the photos in flight; resume when it falls.
-    public func apply(_ level: PressureLevel) async {
+    package func apply(_ level: PressureLevel) async {
         let previous = pressure
         if level != previous {
             pressure = level
@@ -368,7 +368,7 @@ public actor CaptureSession {
     /// Takes a photo: the frame at the shutter press (zero shutter lag), or for
     /// `quality` a still at the camera's largest size; then the delivery (pipeline and
     /// file). Waits while `maxPhotosInFlight` photos are being processed.
-    public func capturePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> CaptureResult {
+    package func capturePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> CaptureResult {
         while photosInFlight >= maxPhotosInFlight {
             await withCheckedContinuation { slotWaiters.append($0) }
         }

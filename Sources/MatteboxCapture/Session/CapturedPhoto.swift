@@ -5,29 +5,29 @@ import MatteboxCore
 /// the chosen frame, orientation from the sensor rotation, the capture
 /// context) and what the session knows of how it was taken. The session hands
 /// it to its `PhotoDelivery`; nothing here has been processed or written.
-public struct CapturedPhoto: Sendable {
-    public var photo: Photo
+package struct CapturedPhoto: Sendable {
+    package var photo: Photo
     /// The photo settings' unique id.
-    public var id: Int64
-    public var frameSequence: UInt32
+    package var id: Int64
+    package var frameSequence: UInt32
     /// CLOCK_MONOTONIC nanoseconds of the frame and of the shutter press.
-    public var frameTimestamp: UInt64
-    public var pressTime: UInt64
+    package var frameTimestamp: UInt64
+    package var pressTime: UInt64
     /// The quality prioritisation the photo was taken with (capped under pressure).
-    public var quality: QualityPrioritization
-    public var size: FrameSize
+    package var quality: QualityPrioritization
+    package var size: FrameSize
     /// Auxiliary images not to make: not asked for in the photo settings, or
     /// turned off under system pressure; `skipReason` says which.
-    public var skippedRoles: Set<ImageRole>
-    public var skipReason: String
+    package var skippedRoles: Set<ImageRole>
+    package var skipReason: String
     /// The photo settings ask for this front-camera photo to look as the
     /// preview did (mirrored). The session never flips pixels itself: the
     /// delivery does it, through the Mirroring plugin, in one place.
-    public var mirroringRequested: Bool
+    package var mirroringRequested: Bool
     /// The camera's path, for messages.
-    public var cameraPath: String
+    package var cameraPath: String
 
-    public init(
+    package init(
         photo: Photo, id: Int64, frameSequence: UInt32, frameTimestamp: UInt64, pressTime: UInt64,
         quality: QualityPrioritization, size: FrameSize, skippedRoles: Set<ImageRole> = [], skipReason: String = "",
         mirroringRequested: Bool = false, cameraPath: String
@@ -50,22 +50,22 @@ public struct CapturedPhoto: Sendable {
 /// the rest of the flow (stages and sink). The composition layer
 /// (MatteboxCaptureService) runs the pipeline and the writer behind it; the
 /// session only keeps count of photos in flight and reports the timeline.
-public protocol PhotoDelivery: Sendable {
+package protocol PhotoDelivery: Sendable {
     /// Processes and stores one photo, off the session's executor. Calls
     /// `processed` once the stages are done and before the file is written.
     func deliver(_ photo: CapturedPhoto, processed: @Sendable () -> Void) throws -> DeliveredPhoto
 }
 
 /// What a delivery made of a photo: its files and what the stages said.
-public struct DeliveredPhoto: Sendable {
-    public var output: URL
-    public var auxiliaryOutputs: [URL]
-    public var stages: [StageReport]
-    public var notes: [String: String]
+package struct DeliveredPhoto: Sendable {
+    package var output: URL
+    package var auxiliaryOutputs: [URL]
+    package var stages: [StageReport]
+    package var notes: [String: String]
     /// Why an expected auxiliary image is absent, by role.
-    public var absenceReasons: [String: String]
+    package var absenceReasons: [String: String]
 
-    public init(
+    package init(
         output: URL, auxiliaryOutputs: [URL], stages: [StageReport], notes: [String: String],
         absenceReasons: [String: String]
     ) {
@@ -78,24 +78,24 @@ public struct DeliveredPhoto: Sendable {
 }
 
 /// A photo the session finished: the file, what each stage did, and the frame it came from.
-public struct CaptureResult: Sendable {
-    public var id: Int64
-    public var output: URL
-    public var auxiliaryOutputs: [URL]
-    public var stages: [StageReport]
-    public var notes: [String: String]
-    public var absenceReasons: [String: String]
-    public var frameSequence: UInt32
-    public var frameTimestamp: UInt64
-    public var pressTime: UInt64
-    public var quality: QualityPrioritization
-    public var size: FrameSize
+package struct CaptureResult: Sendable {
+    package var id: Int64
+    package var output: URL
+    package var auxiliaryOutputs: [URL]
+    package var stages: [StageReport]
+    package var notes: [String: String]
+    package var absenceReasons: [String: String]
+    package var frameSequence: UInt32
+    package var frameTimestamp: UInt64
+    package var pressTime: UInt64
+    package var quality: QualityPrioritization
+    package var size: FrameSize
     /// Press to file written, in seconds.
-    public var shutterToFileSeconds: Double
+    package var shutterToFileSeconds: Double
     /// A Live Photo's movie files (the QuickTime movie, or the Motion Photo that replaced the still).
-    public var livePhotoMovie: [URL] = []
+    package var livePhotoMovie: [URL] = []
     /// Why a Live Photo's movie could not be written (the still was).
-    public var livePhotoError: String?
+    package var livePhotoError: String?
 
     init(_ captured: CapturedPhoto, _ delivered: DeliveredPhoto) {
         id = captured.id

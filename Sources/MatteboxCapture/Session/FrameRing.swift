@@ -5,14 +5,14 @@ import Foundation
 /// frame that was being exposed when the shutter was pressed, never a later
 /// one, so the moment the user saw is the moment they get.
 // Unchecked: frames behind an NSCondition, which a press waits on for the next frame.
-public final class FrameRing: @unchecked Sendable {
-    public let capacity: Int
+package final class FrameRing: @unchecked Sendable {
+    package let capacity: Int
     private var frames: [CapturedFrame] = []
     private let lock = NSCondition()
 
-    public init(capacity: Int = 6) { self.capacity = max(2, capacity) }
+    package init(capacity: Int = 6) { self.capacity = max(2, capacity) }
 
-    public func append(_ frame: CapturedFrame) {
+    package func append(_ frame: CapturedFrame) {
         lock.lock()
         frames.append(frame)
         if frames.count > capacity { frames.removeFirst(frames.count - capacity) }
@@ -20,22 +20,22 @@ public final class FrameRing: @unchecked Sendable {
         lock.unlock()
     }
 
-    public func removeAll() { lock.withLock { frames = [] } }
+    package func removeAll() { lock.withLock { frames = [] } }
 
-    public var snapshot: [CapturedFrame] { lock.withLock { frames } }
+    package var snapshot: [CapturedFrame] { lock.withLock { frames } }
 
     /// The latest frame that began exposing at or before `time` (CLOCK_MONOTONIC ns).
-    public func latest(atOrBefore time: UInt64) -> CapturedFrame? {
+    package func latest(atOrBefore time: UInt64) -> CapturedFrame? {
         lock.withLock { frames.last { $0.timestamp <= time } }
     }
 
     /// Frames that began exposing within `window` ns before `time`, up to it.
-    public func frames(within window: UInt64, before time: UInt64) -> [CapturedFrame] {
+    package func frames(within window: UInt64, before time: UInt64) -> [CapturedFrame] {
         lock.withLock { frames.filter { $0.timestamp <= time && $0.timestamp + window >= time } }
     }
 
     /// Waits up to `timeout` seconds for any frame to be in the ring; false if none came.
-    public func waitForFrame(timeout: Double) -> Bool {
+    package func waitForFrame(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock()
         defer { lock.unlock() }
@@ -44,7 +44,7 @@ public final class FrameRing: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for the first frame after `time`.
-    public func firstFrame(after time: UInt64, timeout: Double) -> CapturedFrame? {
+    package func firstFrame(after time: UInt64, timeout: Double) -> CapturedFrame? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock()
         defer { lock.unlock() }

@@ -5,7 +5,7 @@ import MatteboxCore
 /// files, as `PhotoDelivery` is for photos. The composition layer
 /// (MatteboxCaptureService) encodes through FFmpeg behind it; the session only
 /// routes frames, keeps the Live Photo pre-roll and reports the timeline.
-public protocol MovieOutput: Sendable {
+package protocol MovieOutput: Sendable {
     /// Opens a movie for the frames that follow; they arrive through the returned recording.
     /// `onFailure` is called once if writing fails on the way (a full disk).
     func startRecording(_ request: RecordingRequest, onFailure: @escaping @Sendable (String) -> Void) throws -> any MovieRecording
@@ -17,7 +17,7 @@ public protocol MovieOutput: Sendable {
 }
 
 /// A movie being written. `append` is called on the camera's thread and never blocks.
-public protocol MovieRecording: AnyObject, Sendable {
+package protocol MovieRecording: AnyObject, Sendable {
     /// Where the finished movie will be.
     var path: String { get }
     func append(_ frame: CapturedFrame)
@@ -26,31 +26,31 @@ public protocol MovieRecording: AnyObject, Sendable {
 }
 
 /// What a movie is recorded from.
-public struct RecordingRequest: Sendable {
-    public var camera: CameraDevice
-    public var format: StreamFormat
-    public var framesPerSecond: Double
+package struct RecordingRequest: Sendable {
+    package var camera: CameraDevice
+    package var format: StreamFormat
+    package var framesPerSecond: Double
     /// A front camera's movie is shown mirrored, as its preview was (container metadata only).
-    public var mirrored: Bool
+    package var mirrored: Bool
 }
 
 /// Why a recording ended (AVCaptureFileOutput's reasons, on Linux).
-public enum RecordingEnding: String, Sendable, Codable {
+package enum RecordingEnding: String, Sendable, Codable {
     case stopped, durationReached, deviceRemoved, systemPressure, sessionStopped, failed
 }
 
 /// A finished recording: the file, how much it holds, and why it ended.
-public struct RecordedMovie: Sendable, Equatable, Codable {
+package struct RecordedMovie: Sendable, Equatable, Codable {
     /// The movie, or the `.recording` file that keeps what was written when it could not be finished.
-    public var path: String
-    public var complete: Bool
-    public var frames: Int
-    public var droppedFrames: Int
-    public var duration: Double
-    public var ending: RecordingEnding
-    public var error: String?
+    package var path: String
+    package var complete: Bool
+    package var frames: Int
+    package var droppedFrames: Int
+    package var duration: Double
+    package var ending: RecordingEnding
+    package var error: String?
 
-    public init(path: String, complete: Bool, frames: Int, droppedFrames: Int, duration: Double, ending: RecordingEnding, error: String?) {
+    package init(path: String, complete: Bool, frames: Int, droppedFrames: Int, duration: Double, ending: RecordingEnding, error: String?) {
         self.path = path
         self.complete = complete
         self.frames = frames
@@ -63,11 +63,11 @@ public struct RecordedMovie: Sendable, Equatable, Codable {
 
 /// The frames of a Live Photo's movie (about 1.5 s either side of the press),
 /// compacted as the pre-roll keeps them, and the still's frame time.
-public struct LivePhotoClip: Sendable {
-    public var frames: [CapturedFrame]
-    public var stillTimestamp: UInt64
-    public var contentIdentifier: String
-    public var camera: CameraDevice
-    public var framesPerSecond: Double
-    public var mirrored: Bool
+package struct LivePhotoClip: Sendable {
+    package var frames: [CapturedFrame]
+    package var stillTimestamp: UInt64
+    package var contentIdentifier: String
+    package var camera: CameraDevice
+    package var framesPerSecond: Double
+    package var mirrored: Bool
 }

@@ -7,24 +7,24 @@ import Synchronization
 /// mirrored like its preview, and the moment the shutter was pressed, taken
 /// on CLOCK_MONOTONIC when the settings are made (before any hop to the
 /// session), so zero shutter lag can pick the frame of that moment.
-public struct PhotoSettings: Sendable {
+package struct PhotoSettings: Sendable {
     private static let counter = Mutex(Int64(0))
 
-    public let uniqueID: Int64
-    public var pressTime: UInt64
-    public var quality: QualityPrioritization
-    public var depthDelivery: Bool
-    public var portraitMatteDelivery: Bool
-    public var semanticMatteDelivery: Set<ImageRole>
+    package let uniqueID: Int64
+    package var pressTime: UInt64
+    package var quality: QualityPrioritization
+    package var depthDelivery: Bool
+    package var portraitMatteDelivery: Bool
+    package var semanticMatteDelivery: Set<ImageRole>
     /// Front camera photos come out mirrored, as the preview shows them.
-    public var mirrorsFrontCamera: Bool
+    package var mirrorsFrontCamera: Bool
     /// The container to write ("heic", "jpeg", ...); nil: the writer's choice.
-    public var outputFormat: String?
+    package var outputFormat: String?
     /// A Live Photo: the still carries this content identifier and a movie of
     /// about 1.5 s either side of the press is written with it (nil: a plain photo).
-    public var livePhotoContentIdentifier: String?
+    package var livePhotoContentIdentifier: String?
 
-    public init(
+    package init(
         quality: QualityPrioritization = .balanced, depthDelivery: Bool = true, portraitMatteDelivery: Bool = true,
         semanticMatteDelivery: Set<ImageRole> = [.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte],
         mirrorsFrontCamera: Bool = false, pressTime: UInt64 = MonotonicClock.now()

@@ -5,16 +5,16 @@ import MatteboxCore
 /// A frame for a live view, as the camera sent it (MJPEG bytes pass on to a
 /// browser without decoding, as ustreamer does), with the decoder that turns it
 /// into RGB for viewers that need pixels.
-public struct PreviewFrame: Sendable {
-    public var frame: CapturedFrame
-    public var decoder: any FrameDecoder
+package struct PreviewFrame: Sendable {
+    package var frame: CapturedFrame
+    package var decoder: any FrameDecoder
 
-    public var sequence: UInt32 { frame.sequence }
-    public var timestamp: UInt64 { frame.timestamp }
+    package var sequence: UInt32 { frame.sequence }
+    package var timestamp: UInt64 { frame.timestamp }
     /// Whether the bytes are already a JPEG (MJPEG cameras).
-    public var isJPEG: Bool { frame.format.fourcc == .mjpeg || frame.format.fourcc == .jpeg }
+    package var isJPEG: Bool { frame.format.fourcc == .mjpeg || frame.format.fourcc == .jpeg }
 
-    public func rgbImage() throws -> PixelImage { try decoder.rgbImage(of: frame) }
+    package func rgbImage() throws -> PixelImage { try decoder.rgbImage(of: frame) }
 }
 
 /// The live-view subscribers of a session; each gets the newest frame and

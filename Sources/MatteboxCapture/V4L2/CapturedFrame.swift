@@ -3,16 +3,16 @@ import Foundation
 /// One frame copied out of a driver buffer, owned by the app (a driver buffer
 /// goes straight back to the queue): the bytes as the camera sent them, the
 /// format, the driver's sequence number and its CLOCK_MONOTONIC timestamp.
-public struct CapturedFrame: Sendable {
-    public var bytes: [UInt8]
-    public var format: StreamFormat
-    public var sequence: UInt32
+package struct CapturedFrame: Sendable {
+    package var bytes: [UInt8]
+    package var format: StreamFormat
+    package var sequence: UInt32
     /// Nanoseconds on CLOCK_MONOTONIC (start of exposure where the driver says so).
-    public var timestamp: UInt64
+    package var timestamp: UInt64
     /// The driver flagged the buffer (V4L2_BUF_FLAG_ERROR): its data may be corrupt.
-    public var driverError: Bool
+    package var driverError: Bool
 
-    public init(bytes: [UInt8], format: StreamFormat, sequence: UInt32, timestamp: UInt64, driverError: Bool = false) {
+    package init(bytes: [UInt8], format: StreamFormat, sequence: UInt32, timestamp: UInt64, driverError: Bool = false) {
         self.bytes = bytes
         self.format = format
         self.sequence = sequence
@@ -23,7 +23,7 @@ public struct CapturedFrame: Sendable {
     /// Why the frame cannot be used, or nil when it can: a flagged buffer, an
     /// empty or short payload, or an MJPEG frame that is not a whole JPEG
     /// (libv4lconvert decodes a truncated JPEG "successfully", so check here).
-    public var defect: String? {
+    package var defect: String? {
         if driverError { return "the driver flagged the buffer as corrupt" }
         if bytes.isEmpty { return "empty frame" }
         if format.fourcc.isCompressed {

@@ -8,7 +8,7 @@ import MatteboxRuntime
 /// the same seam as everything else. One conversion at a time (libv4lconvert
 /// is not thread-safe), so callers on several threads share it safely.
 // Unchecked: libv4lconvert is not thread-safe; every conversion holds its lock.
-public final class FrameConverter: @unchecked Sendable {
+package final class FrameConverter: @unchecked Sendable {
     private final class Route {
         let io: VideoDeviceIO
         init(io: VideoDeviceIO) { self.io = io }
@@ -19,7 +19,7 @@ public final class FrameConverter: @unchecked Sendable {
     private let lock = NSLock()
     private let device: String
 
-    public init(device: V4L2Device) throws {
+    package init(device: V4L2Device) throws {
         self.device = device.path
         route = Unmanaged.passRetained(Route(io: device.io))
         let forward: mbx_ioctl_fn = { context, fd, request, argument in
@@ -39,7 +39,7 @@ public final class FrameConverter: @unchecked Sendable {
     }
 
     /// The frame as an 8-bit RGB image; fails naming the device for a frame that will not decode.
-    public func rgbImage(of frame: CapturedFrame) throws -> PixelImage {
+    package func rgbImage(of frame: CapturedFrame) throws -> PixelImage {
         if let defect = frame.defect { throw MatteboxError("\(device): frame \(frame.sequence): \(defect)") }
         let image = PixelImage(width: frame.format.width, height: frame.format.height, channels: 3, format: .uint8)
         var format = frame.format.v4l2

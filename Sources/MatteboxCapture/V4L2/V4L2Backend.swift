@@ -3,23 +3,23 @@ import Foundation
 
 /// Cameras as V4L2 devices, reached through a `VideoDeviceIO` seam: libv4l2
 /// for real cameras, `EmulatedV4L2` for emulated and replay ones.
-public struct V4L2Backend: CameraBackend {
-    public let io: VideoDeviceIO
+package struct V4L2Backend: CameraBackend {
+    package let io: VideoDeviceIO
 
-    public init(io: VideoDeviceIO) { self.io = io }
+    package init(io: VideoDeviceIO) { self.io = io }
 
-    public func openStream(_ camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?) throws
+    package func openStream(_ camera: CameraDevice, fourcc: FourCC, size: FrameSize, framesPerSecond: Double?) throws
         -> any CameraStream
     {
         try V4L2CameraStream(path: camera.path, io: io, fourcc: fourcc, size: size, framesPerSecond: framesPerSecond)
     }
 
     /// Controls through a handle of their own, beside the one that streams.
-    public func controls(of camera: CameraDevice) throws -> [CameraControl] {
+    package func controls(of camera: CameraDevice) throws -> [CameraControl] {
         try V4L2Device(path: camera.path, io: io).queryControls()
     }
 
-    public func setControl(_ id: UInt32, to value: ControlValue, on camera: CameraDevice) throws {
+    package func setControl(_ id: UInt32, to value: ControlValue, on camera: CameraDevice) throws {
         try V4L2Device(path: camera.path, io: io).setControl(id, to: value)
     }
 }

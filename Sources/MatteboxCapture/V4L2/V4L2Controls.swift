@@ -8,7 +8,7 @@ import Foundation
 /// VIDIOC_G/S_EXT_CTRLS. Controls may be used on any open handle, also while
 /// another handle streams.
 extension V4L2Device {
-    public func queryControls() throws(V4L2Error) -> [CameraControl] {
+    package func queryControls() throws(V4L2Error) -> [CameraControl] {
         var controls: [CameraControl] = []
         let next = MBX_CTRL_FLAG_NEXT_CTRL | MBX_CTRL_FLAG_NEXT_COMPOUND
         var query = v4l2_query_ext_ctrl()
@@ -35,7 +35,7 @@ extension V4L2Device {
     }
 
     /// A control's current value (VIDIOC_G_EXT_CTRLS, current value).
-    public func controlValue(_ id: UInt32, kind: CameraControl.Kind) throws -> ControlValue {
+    package func controlValue(_ id: UInt32, kind: CameraControl.Kind) throws -> ControlValue {
         var rectangle = v4l2_rect()
         var control = v4l2_ext_control()
         control.id = id
@@ -54,7 +54,7 @@ extension V4L2Device {
     }
 
     /// Sets one control (VIDIOC_S_EXT_CTRLS); the driver may clamp an integer to its range and step.
-    public func setControl(_ id: UInt32, to value: ControlValue) throws {
+    package func setControl(_ id: UInt32, to value: ControlValue) throws {
         var control = v4l2_ext_control()
         control.id = id
         switch value {

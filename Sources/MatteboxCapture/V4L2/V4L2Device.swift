@@ -6,14 +6,14 @@ import Foundation
 /// that turn every -1/errno into a `V4L2Error` naming the device. Not for use
 /// from two threads at once.
 // Unchecked: a file descriptor used by the one stream thread that owns it (and by the session once that thread ended).
-public final class V4L2Device: @unchecked Sendable {
-    public let path: String
-    public let io: VideoDeviceIO
-    public let fd: Int32
+package final class V4L2Device: @unchecked Sendable {
+    package let path: String
+    package let io: VideoDeviceIO
+    package let fd: Int32
     private var isOpen = true
 
     /// Opens read-write and non-blocking, as the V4L2 spec asks of capture apps.
-    public init(path: String, io: VideoDeviceIO) throws(V4L2Error) {
+    package init(path: String, io: VideoDeviceIO) throws(V4L2Error) {
         self.path = path
         self.io = io
         let fd = io.open(path, flags: O_RDWR | O_NONBLOCK | O_CLOEXEC)
@@ -23,14 +23,14 @@ public final class V4L2Device: @unchecked Sendable {
 
     deinit { close() }
 
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         _ = io.close(fd)
     }
 
     /// One ioctl, retried on EINTR.
-    public func call<T>(_ name: String, _ request: UInt, _ argument: inout T) throws(V4L2Error) {
+    package func call<T>(_ name: String, _ request: UInt, _ argument: inout T) throws(V4L2Error) {
         var result: Int32
         var code: Int32 = 0
         repeat {
@@ -46,7 +46,7 @@ public final class V4L2Device: @unchecked Sendable {
         return true
     }
 
-    public func capability() throws(V4L2Error) -> DeviceCapability {
+    package func capability() throws(V4L2Error) -> DeviceCapability {
         var caps = v4l2_capability()
         try call("VIDIOC_QUERYCAP", MBX_VIDIOC_QUERYCAP, &caps)
         let own = caps.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? caps.device_caps : caps.capabilities
@@ -54,7 +54,7 @@ public final class V4L2Device: @unchecked Sendable {
             driver: cString(caps.driver), card: cString(caps.card), busInfo: cString(caps.bus_info), capabilities: own)
     }
 
-    public func formats() throws(V4L2Error) -> [FormatDescription] {
+    package func formats() throws(V4L2Error) -> [FormatDescription] {
         var result: [FormatDescription] = []
         for index in 0..<64 {
             var description = v4l2_fmtdesc()
@@ -68,7 +68,7 @@ public final class V4L2Device: @unchecked Sendable {
         return result
     }
 
-    public func frameSizes(for fourcc: FourCC) throws(V4L2Error) -> [FrameSize] {
+    package func frameSizes(for fourcc: FourCC) throws(V4L2Error) -> [FrameSize] {
         var sizes: [FrameSize] = []
         for index in 0..<64 {
             var size = v4l2_frmsizeenum()
@@ -87,7 +87,7 @@ public final class V4L2Device: @unchecked Sendable {
         return sizes
     }
 
-    public func frameIntervals(for fourcc: FourCC, size: FrameSize) throws(V4L2Error) -> [FrameInterval] {
+    package func frameIntervals(for fourcc: FourCC, size: FrameSize) throws(V4L2Error) -> [FrameInterval] {
         var intervals: [FrameInterval] = []
         for index in 0..<64 {
             var interval = v4l2_frmivalenum()
@@ -108,7 +108,7 @@ public final class V4L2Device: @unchecked Sendable {
         return intervals
     }
 
-    public func format() throws(V4L2Error) -> StreamFormat {
+    package func format() throws(V4L2Error) -> StreamFormat {
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         try call("VIDIOC_G_FMT", MBX_VIDIOC_G_FMT, &format)
@@ -116,7 +116,7 @@ public final class V4L2Device: @unchecked Sendable {
     }
 
     /// Sets the format; the driver may adjust it, so the result is what it chose.
-    public func setFormat(_ fourcc: FourCC, size: FrameSize) throws(V4L2Error) -> StreamFormat {
+    package func setFormat(_ fourcc: FourCC, size: FrameSize) throws(V4L2Error) -> StreamFormat {
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         format.fmt.pix.pixelformat = fourcc.rawValue
@@ -128,7 +128,7 @@ public final class V4L2Device: @unchecked Sendable {
     }
 
     /// The frame interval, or nil when the device has no frame-rate control.
-    public func frameInterval() throws(V4L2Error) -> FrameInterval? {
+    package func frameInterval() throws(V4L2Error) -> FrameInterval? {
         var parm = v4l2_streamparm()
         parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         try call("VIDIOC_G_PARM", MBX_VIDIOC_G_PARM, &parm)
@@ -138,7 +138,7 @@ public final class V4L2Device: @unchecked Sendable {
     }
 
     /// Asks for a frame interval (EBUSY while streaming on most drivers); returns the one set.
-    public func setFrameInterval(_ interval: FrameInterval) throws(V4L2Error) -> FrameInterval {
+    package func setFrameInterval(_ interval: FrameInterval) throws(V4L2Error) -> FrameInterval {
         var parm = v4l2_streamparm()
         parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         parm.parm.capture.timeperframe = v4l2_fract(numerator: interval.numerator, denominator: interval.denominator)
@@ -148,7 +148,7 @@ public final class V4L2Device: @unchecked Sendable {
     }
 
     /// A control's current value, or nil when the device does not have it.
-    public func control(_ id: UInt32) -> Int32? {
+    package func control(_ id: UInt32) -> Int32? {
         var control = v4l2_control(id: id, value: 0)
         do { try call("VIDIOC_G_CTRL", MBX_VIDIOC_G_CTRL, &control) } catch { return nil }
         return control.value
@@ -157,7 +157,7 @@ public final class V4L2Device: @unchecked Sendable {
     // MARK: The mmap buffer queue
 
     /// REQBUFS: the count the driver granted (0 frees the buffers).
-    public func requestBuffers(_ count: Int) throws(V4L2Error) -> Int {
+    package func requestBuffers(_ count: Int) throws(V4L2Error) -> Int {
         var request = v4l2_requestbuffers()
         request.count = UInt32(count)
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -166,38 +166,38 @@ public final class V4L2Device: @unchecked Sendable {
         return Int(request.count)
     }
 
-    public func queryBuffer(_ index: Int) throws(V4L2Error) -> (offset: Int, length: Int) {
+    package func queryBuffer(_ index: Int) throws(V4L2Error) -> (offset: Int, length: Int) {
         var buffer = Self.buffer(index: index)
         try call("VIDIOC_QUERYBUF", MBX_VIDIOC_QUERYBUF, &buffer)
         return (Int(buffer.m.offset), Int(buffer.length))
     }
 
-    public func queueBuffer(_ index: Int) throws(V4L2Error) {
+    package func queueBuffer(_ index: Int) throws(V4L2Error) {
         var buffer = Self.buffer(index: index)
         try call("VIDIOC_QBUF", MBX_VIDIOC_QBUF, &buffer)
     }
 
     /// The next filled buffer, or nil when none is ready (EAGAIN).
-    public func dequeueBuffer() throws(V4L2Error) -> v4l2_buffer? {
+    package func dequeueBuffer() throws(V4L2Error) -> v4l2_buffer? {
         var buffer = Self.buffer(index: 0)
         do { try call("VIDIOC_DQBUF", MBX_VIDIOC_DQBUF, &buffer) } catch where error.code == EAGAIN { return nil }
         return buffer
     }
 
-    public func streamOn() throws(V4L2Error) {
+    package func streamOn() throws(V4L2Error) {
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try call("VIDIOC_STREAMON", MBX_VIDIOC_STREAMON, &type)
     }
 
-    public func streamOff() throws(V4L2Error) {
+    package func streamOff() throws(V4L2Error) {
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try call("VIDIOC_STREAMOFF", MBX_VIDIOC_STREAMOFF, &type)
     }
 
     /// What poll says about the node: a frame is ready, the device is gone, or neither yet.
-    public enum Readiness: Sendable { case frameReady, timedOut, hungUp, error(Int32) }
+    package enum Readiness: Sendable { case frameReady, timedOut, hungUp, error(Int32) }
 
-    public func waitForFrame(timeoutMilliseconds: Int32) -> Readiness {
+    package func waitForFrame(timeoutMilliseconds: Int32) -> Readiness {
         let (result, revents) = io.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds)
         if result < 0 { return .error(errno) }
         if result == 0 { return .timedOut }

@@ -2,24 +2,24 @@ import Foundation
 
 /// A failed V4L2 call on one device: which call, which device, the errno, and
 /// what it means for the capture (in use elsewhere, unplugged, no permission).
-public struct V4L2Error: Error, CustomStringConvertible, Sendable, Equatable {
-    public var operation: String
-    public var device: String
-    public var code: Int32
+package struct V4L2Error: Error, CustomStringConvertible, Sendable, Equatable {
+    package var operation: String
+    package var device: String
+    package var code: Int32
 
-    public init(_ operation: String, device: String, code: Int32) {
+    package init(_ operation: String, device: String, code: Int32) {
         self.operation = operation
         self.device = device
         self.code = code
     }
 
     /// Another process owns the camera's buffer queue.
-    public var isBusy: Bool { code == EBUSY }
+    package var isBusy: Bool { code == EBUSY }
     /// The device is gone (unplugged) or was never there.
-    public var isGone: Bool { code == ENODEV || code == ENOENT || code == ENXIO }
-    public var isPermissionDenied: Bool { code == EACCES || code == EPERM }
+    package var isGone: Bool { code == ENODEV || code == ENOENT || code == ENXIO }
+    package var isPermissionDenied: Bool { code == EACCES || code == EPERM }
 
-    public var description: String {
+    package var description: String {
         let reason = String(cString: strerror(code))
         switch code {
         case EBUSY:

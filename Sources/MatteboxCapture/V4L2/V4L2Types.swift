@@ -2,40 +2,40 @@ import CV4L2
 import Foundation
 
 /// What QUERYCAP says about a node: who drives it and whether it captures video.
-public struct DeviceCapability: Sendable, Codable, Equatable {
-    public var driver: String
-    public var card: String
-    public var busInfo: String
+package struct DeviceCapability: Sendable, Codable, Equatable {
+    package var driver: String
+    package var card: String
+    package var busInfo: String
     /// The node's own capabilities (device_caps when the driver reports them).
-    public var capabilities: UInt32
+    package var capabilities: UInt32
 
-    public var capturesVideo: Bool { capabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
-    public var streams: Bool { capabilities & UInt32(V4L2_CAP_STREAMING) != 0 }
+    package var capturesVideo: Bool { capabilities & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
+    package var streams: Bool { capabilities & UInt32(V4L2_CAP_STREAMING) != 0 }
 }
 
 /// One pixel format a device offers (ENUM_FMT).
-public struct FormatDescription: Sendable, Codable, Equatable {
-    public var fourcc: FourCC
-    public var description: String
-    public var compressed: Bool
+package struct FormatDescription: Sendable, Codable, Equatable {
+    package var fourcc: FourCC
+    package var description: String
+    package var compressed: Bool
 }
 
 /// A frame size a format offers (ENUM_FRAMESIZES; stepwise ranges are listed by their corners).
-public struct FrameSize: Sendable, Codable, Hashable, Comparable {
-    public var width: Int
-    public var height: Int
+package struct FrameSize: Sendable, Codable, Hashable, Comparable {
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public var pixels: Int { width * height }
-    public static func < (a: FrameSize, b: FrameSize) -> Bool { (a.pixels, a.width) < (b.pixels, b.width) }
-    public var description: String { "\(width)x\(height)" }
+    package var pixels: Int { width * height }
+    package static func < (a: FrameSize, b: FrameSize) -> Bool { (a.pixels, a.width) < (b.pixels, b.width) }
+    package var description: String { "\(width)x\(height)" }
 
     /// "1280x960" (as `description` writes it).
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
         self.init(width: width, height: height)
@@ -43,33 +43,33 @@ public struct FrameSize: Sendable, Codable, Hashable, Comparable {
 }
 
 /// Seconds per frame as V4L2 states it (numerator/denominator).
-public struct FrameInterval: Sendable, Codable, Hashable {
-    public var numerator: UInt32
-    public var denominator: UInt32
+package struct FrameInterval: Sendable, Codable, Hashable {
+    package var numerator: UInt32
+    package var denominator: UInt32
 
-    public init(numerator: UInt32, denominator: UInt32) {
+    package init(numerator: UInt32, denominator: UInt32) {
         self.numerator = numerator
         self.denominator = denominator
     }
 
-    public init(framesPerSecond: Double) {
+    package init(framesPerSecond: Double) {
         numerator = 1000
         denominator = UInt32((framesPerSecond * 1000).rounded())
     }
 
-    public var seconds: Double { denominator == 0 ? 0 : Double(numerator) / Double(denominator) }
-    public var framesPerSecond: Double { numerator == 0 ? 0 : Double(denominator) / Double(numerator) }
+    package var seconds: Double { denominator == 0 ? 0 : Double(numerator) / Double(denominator) }
+    package var framesPerSecond: Double { numerator == 0 ? 0 : Double(denominator) / Double(numerator) }
 }
 
 /// The format a stream actually runs at, as the driver adjusted it (G_FMT/S_FMT).
-public struct StreamFormat: Sendable, Equatable {
-    public var fourcc: FourCC
-    public var width: Int
-    public var height: Int
-    public var bytesPerLine: Int
-    public var sizeImage: Int
+package struct StreamFormat: Sendable, Equatable {
+    package var fourcc: FourCC
+    package var width: Int
+    package var height: Int
+    package var bytesPerLine: Int
+    package var sizeImage: Int
 
-    public var size: FrameSize { FrameSize(width: width, height: height) }
+    package var size: FrameSize { FrameSize(width: width, height: height) }
 
     init(_ format: v4l2_format) {
         let pix = format.fmt.pix

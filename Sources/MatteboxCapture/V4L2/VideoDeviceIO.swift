@@ -6,7 +6,7 @@ import Foundation
 /// errno). Production talks to libv4l2; tests talk to an emulated device that
 /// follows the same rules, so everything above the seam is the code that runs
 /// against real cameras.
-public protocol VideoDeviceIO: AnyObject, Sendable {
+package protocol VideoDeviceIO: AnyObject, Sendable {
     func open(_ path: String, flags: Int32) -> Int32
     func close(_ fd: Int32) -> Int32
     func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32
@@ -19,19 +19,19 @@ public protocol VideoDeviceIO: AnyObject, Sendable {
 
 /// Real devices through libv4l2, with its format conversion switched off
 /// (frames are converted by `FrameConverter`, and only when used).
-public final class LibV4L2IO: VideoDeviceIO {
-    public init() {}
+package final class LibV4L2IO: VideoDeviceIO {
+    package init() {}
 
-    public func open(_ path: String, flags: Int32) -> Int32 { mbx_v4l2_open(path, flags) }
-    public func close(_ fd: Int32) -> Int32 { mbx_v4l2_close(fd) }
-    public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+    package func open(_ path: String, flags: Int32) -> Int32 { mbx_v4l2_open(path, flags) }
+    package func close(_ fd: Int32) -> Int32 { mbx_v4l2_close(fd) }
+    package func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         mbx_v4l2_ioctl(fd, request, argument)
     }
-    public func mmap(_ fd: Int32, length: Int, offset: Int) -> UnsafeMutableRawPointer? {
+    package func mmap(_ fd: Int32, length: Int, offset: Int) -> UnsafeMutableRawPointer? {
         mbx_v4l2_mmap(fd, length, off_t(offset))
     }
-    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32 { mbx_v4l2_munmap(address, length) }
-    public func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) -> (result: Int32, revents: Int16) {
+    package func munmap(_ address: UnsafeMutableRawPointer, length: Int) -> Int32 { mbx_v4l2_munmap(address, length) }
+    package func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) -> (result: Int32, revents: Int16) {
         var descriptor = pollfd(fd: fd, events: events, revents: 0)
         var result: Int32
         repeat { result = Glibc.poll(&descriptor, 1, timeoutMilliseconds) } while result < 0 && errno == EINTR

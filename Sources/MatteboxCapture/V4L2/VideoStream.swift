@@ -5,13 +5,13 @@ import Foundation
 /// STREAMON; frames are copied out and their buffers re-queued at once; `stop`
 /// tears it all down in the order the spec asks (STREAMOFF, munmap, REQBUFS 0).
 // Unchecked: used by the one stream thread that owns it (and by the session once that thread ended).
-public final class VideoStream: @unchecked Sendable {
-    public let device: V4L2Device
-    public let format: StreamFormat
+package final class VideoStream: @unchecked Sendable {
+    package let device: V4L2Device
+    package let format: StreamFormat
     private var mappings: [(address: UnsafeMutableRawPointer, length: Int)] = []
     private var running = false
 
-    public init(device: V4L2Device, bufferCount: Int = 4) throws(V4L2Error) {
+    package init(device: V4L2Device, bufferCount: Int = 4) throws(V4L2Error) {
         self.device = device
         format = try device.format()
         do throws(V4L2Error) {
@@ -37,7 +37,7 @@ public final class VideoStream: @unchecked Sendable {
 
     /// The next frame, or nil when none came within the timeout. Throws when
     /// the device is gone (POLLHUP, ENODEV) or the queue failed (EIO).
-    public func nextFrame(timeoutMilliseconds: Int32) throws(V4L2Error) -> CapturedFrame? {
+    package func nextFrame(timeoutMilliseconds: Int32) throws(V4L2Error) -> CapturedFrame? {
         switch device.waitForFrame(timeoutMilliseconds: timeoutMilliseconds) {
         case .timedOut: return nil
         case .hungUp: throw V4L2Error("poll", device: device.path, code: ENODEV)
@@ -58,7 +58,7 @@ public final class VideoStream: @unchecked Sendable {
     }
 
     /// Stops streaming and frees the buffers; safe to call twice and on a gone device.
-    public func stop() {
+    package func stop() {
         if running { try? device.streamOff() }
         running = false
         for mapping in mappings { _ = device.io.munmap(mapping.address, length: mapping.length) }

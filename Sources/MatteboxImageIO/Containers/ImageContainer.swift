@@ -9,7 +9,7 @@ import MatteboxRuntime
 /// are picked by the file's first bytes, writers by name (`--format`, the
 /// `output.format` key), so adding a format is one type here and one line in
 /// that list.
-public protocol ImageContainer: Sendable {
+package protocol ImageContainer: Sendable {
     /// The name `--format`, reports and messages use ("jpeg").
     var name: String { get }
     /// Other names it answers to ("jpg"); names match case-insensitively.
@@ -44,17 +44,17 @@ public protocol ImageContainer: Sendable {
 }
 
 extension ImageContainer {
-    public var aliases: [String] { [] }
-    public var canWrite: Bool { false }
-    public var holdsAuxiliaryImages: Bool { false }
-    public var holdsAlpha: Bool { false }
-    public var motionPhotoPrimary: (mime: String, padding: Int)? { nil }
-    public var maximumBitsPerSample: Int { 8 }
+    package var aliases: [String] { [] }
+    package var canWrite: Bool { false }
+    package var holdsAuxiliaryImages: Bool { false }
+    package var holdsAlpha: Bool { false }
+    package var motionPhotoPrimary: (mime: String, padding: Int)? { nil }
+    package var maximumBitsPerSample: Int { 8 }
 
     /// What of `photo` this format cannot hold, as notes for the photo (by
     /// name): auxiliary images (unless `auxiliaryBeside`, written as files
     /// next to it), alpha, bit depth. Nothing is dropped without saying so.
-    public func limitations(of photo: Photo, auxiliaryBeside: Bool) -> [String: String] {
+    package func limitations(of photo: Photo, auxiliaryBeside: Bool) -> [String: String] {
         var notes: [String: String] = [:]
         let roles = photo.auxiliary.keys.sorted().filter { $0 != .alpha }.map(\.rawValue)
         if !holdsAuxiliaryImages, !auxiliaryBeside, !roles.isEmpty {
@@ -87,14 +87,14 @@ extension ImageContainer {
         }
         return notes
     }
-    public var defaultQuality: Int { 92 }
+    package var defaultQuality: Int { 92 }
 
-    public func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
+    package func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
         throw MatteboxError("Mattebox reads \(displayName) but does not write it")
     }
 
     /// True for `name` or any alias, ignoring case.
-    public func answers(to name: String) -> Bool {
+    package func answers(to name: String) -> Bool {
         ([self.name] + aliases).contains { $0.caseInsensitiveCompare(name) == .orderedSame }
     }
 }

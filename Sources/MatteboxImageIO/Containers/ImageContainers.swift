@@ -4,8 +4,8 @@ import MatteboxRuntime
 
 /// Every container format Mattebox knows, in the order files are sniffed:
 /// the one place a new format is registered.
-public enum ImageContainers {
-    public static let all: [any ImageContainer] = [
+package enum ImageContainers {
+    package static let all: [any ImageContainer] = [
         HEIFImageContainer(),
         VipsContainer.jpeg, VipsContainer.png, VipsContainer.tiff, VipsContainer.webp, VipsContainer.avif,
         VipsContainer.netpbm, BMPContainer(),
@@ -13,7 +13,7 @@ public enum ImageContainers {
 
     /// The MIME type of each photo file extension, and of the movies that go with photos
     /// (Live Photos): the one table the app serves files by and folders are walked by.
-    public static let mimeTypes: [String: String] = [
+    package static let mimeTypes: [String: String] = [
         "jpg": "image/jpeg", "jpeg": "image/jpeg", "jpe": "image/jpeg", "png": "image/png",
         "tif": "image/tiff", "tiff": "image/tiff", "webp": "image/webp", "heic": "image/heic",
         "heif": "image/heif", "hif": "image/heif", "avif": "image/avif", "bmp": "image/bmp",
@@ -21,23 +21,23 @@ public enum ImageContainers {
     ]
 
     /// The file extensions of photos: folders are walked for these (not for data such as PFM).
-    public static let photoExtensions = Set(mimeTypes.filter { $0.value.hasPrefix("image/") }.keys)
+    package static let photoExtensions = Set(mimeTypes.filter { $0.value.hasPrefix("image/") }.keys)
 
     /// The MIME type of a file by its extension (any case); `application/octet-stream` when unknown.
-    public static func mimeType(ofFileNamed name: String) -> String {
+    package static func mimeType(ofFileNamed name: String) -> String {
         mimeTypes[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
     }
 
     /// The formats photos can be written as.
-    public static var writable: [any ImageContainer] { all.filter(\.canWrite) }
+    package static var writable: [any ImageContainer] { all.filter(\.canWrite) }
 
     /// The writable container called `name` (or an alias of it), in any case.
-    public static func writer(named name: String) -> (any ImageContainer)? {
+    package static func writer(named name: String) -> (any ImageContainer)? {
         writable.first { $0.answers(to: name) }
     }
 
     /// The container whose signature the file starts with.
-    public static func reader(for url: URL) throws -> any ImageContainer {
+    package static func reader(for url: URL) throws -> any ImageContainer {
         let header = try Self.header(of: url)
         guard let container = container(recognizing: header) else {
             let guess = FileSignature.describe(header).map { " (it looks like \($0))" } ?? ""
@@ -47,19 +47,19 @@ public enum ImageContainers {
     }
 
     /// The container a file is in, by its first bytes, when Mattebox reads it.
-    public static func container(of url: URL) -> (any ImageContainer)? {
+    package static func container(of url: URL) -> (any ImageContainer)? {
         guard let header = try? Self.header(of: url) else { return nil }
         return container(recognizing: header)
     }
 
     /// The container whose signature `header` (a file's first bytes) starts with.
-    public static func container(recognizing header: [UInt8]) -> (any ImageContainer)? {
+    package static func container(recognizing header: [UInt8]) -> (any ImageContainer)? {
         all.first { $0.recognizes(header) }
     }
 
     /// What a file is, in words with an article ("a JPEG image", "a Canon CR3
     /// raw file"), by its first bytes; nil when nothing is recognised.
-    public static func describe(_ url: URL) -> String? {
+    package static func describe(_ url: URL) -> String? {
         guard let header = try? Self.header(of: url) else { return nil }
         if let container = container(recognizing: header) {
             let article = "AEFHILMNORSX".contains(container.displayName.first ?? "x") ? "an" : "a"
@@ -69,13 +69,13 @@ public enum ImageContainers {
     }
 
     /// "JPEG, PNG, TIFF, WebP, HEIF and AVIF".
-    public static var readableNames: String {
+    package static var readableNames: String {
         let names = all.map(\.displayName)
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// "jpeg, png or heic": the writable names for help and messages.
-    public static var writableNames: String {
+    package static var writableNames: String {
         let names = writable.map(\.name)
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
@@ -92,21 +92,21 @@ public enum ImageContainers {
 /// A format photos are written as: the name of a writable `ImageContainer`,
 /// as `--format` and the `output.format` key give it (any case, or an alias
 /// such as "jpg"), kept in its canonical form.
-public struct OutputFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: String
+package struct OutputFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    package let rawValue: String
 
     /// Nil unless a writable container answers to `rawValue`.
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard let container = ImageContainers.writer(named: rawValue) else { return nil }
         self.rawValue = container.name
     }
 
-    public static let jpeg = OutputFormat(rawValue: "jpeg")!
-    public static let png = OutputFormat(rawValue: "png")!
-    public static let heic = OutputFormat(rawValue: "heic")!
+    package static let jpeg = OutputFormat(rawValue: "jpeg")!
+    package static let png = OutputFormat(rawValue: "png")!
+    package static let heic = OutputFormat(rawValue: "heic")!
 
-    public var container: any ImageContainer { ImageContainers.writer(named: rawValue)! }
-    public var defaultQuality: Int { container.defaultQuality }
-    public var fileExtension: String { container.fileExtension }
-    public var description: String { rawValue }
+    package var container: any ImageContainer { ImageContainers.writer(named: rawValue)! }
+    package var defaultQuality: Int { container.defaultQuality }
+    package var fileExtension: String { container.fileExtension }
+    package var description: String { rawValue }
 }

@@ -6,15 +6,15 @@ import MatteboxRuntime
 /// Reads photos from files into a Photo through the container the file's
 /// first bytes name (`ImageContainers`): pixels as stored, not auto-rotated,
 /// with metadata and, for HEIF, depth and mattes.
-public enum ImageDecoder {
-    public static func decodePhoto(at url: URL) throws -> Photo {
+package enum ImageDecoder {
+    package static func decodePhoto(at url: URL) throws -> Photo {
         try InputFile.checkReadable(url)
         return try ImageContainers.reader(for: url).readPhoto(at: url)
     }
 
     /// Reads a single-channel image (a depth map or a matte) keeping its sample
     /// format: 8-bit, 16-bit or float.
-    public static func decodeAuxiliaryImage(at url: URL) throws -> PixelImage {
+    package static func decodeAuxiliaryImage(at url: URL) throws -> PixelImage {
         try Vips.start()
         try InputFile.checkReadable(url)
         let container = try ImageContainers.reader(for: url)

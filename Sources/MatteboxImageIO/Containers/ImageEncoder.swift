@@ -7,8 +7,8 @@ import MatteboxRuntime
 /// Encodes a Photo as the container `format` names (HEIF with all its
 /// auxiliary images, JPEG or PNG with the primary alone, EXIF brought up to
 /// date), and bare pixels (an auxiliary image, a contact sheet) through libvips.
-public enum ImageEncoder {
-    public static func encode(
+package enum ImageEncoder {
+    package static func encode(
         _ photo: Photo, as format: OutputFormat, quality: Int = 92, heif: HEIFWriteOptions = HEIFWriteOptions()
     ) throws -> Data {
         var notes: [String: String] = [:]
@@ -16,7 +16,7 @@ public enum ImageEncoder {
     }
 
     /// The same, adding to `notes` what the file could not keep of its input.
-    public static func encode(
+    package static func encode(
         _ photo: Photo, as format: OutputFormat, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]
     ) throws -> Data {
         var photo = photo
@@ -36,7 +36,7 @@ public enum ImageEncoder {
     }
 
     /// Encodes bare pixels as JPEG or PNG.
-    public static func encode(
+    package static func encode(
         _ image: PixelImage, as format: OutputFormat, quality: Int = 92, iccProfile: Data? = nil, xmp: Data? = nil
     ) throws -> Data {
         try encode(image, as: format.rawValue, quality: quality, iccProfile: iccProfile, xmp: xmp)

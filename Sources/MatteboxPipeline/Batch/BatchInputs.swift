@@ -5,17 +5,17 @@ import MatteboxRuntime
 
 /// One photo of a batch and where its results go: `stem` is the output path
 /// relative to the output folder, without extension (`trip/day1/IMG_0001`).
-public struct BatchInput: Sendable, Equatable {
-    public var url: URL
-    public var stem: String
+package struct BatchInput: Sendable, Equatable {
+    package var url: URL
+    package var stem: String
     /// Its sidecars (`NAME.depth.png` beside it), found once when the inputs
     /// were collected and handed to the worker with the photo.
-    public var sidecars: [ImageRole: URL] = [:]
+    package var sidecars: [ImageRole: URL] = [:]
     /// The movie beside it with its name, which is carried to the output
     /// when it is the photo's Live Photo movie (`LivePhotoCompanion`).
-    public var movie: URL?
+    package var movie: URL?
 
-    public init(url: URL, stem: String, sidecars: [ImageRole: URL] = [:], movie: URL? = nil) {
+    package init(url: URL, stem: String, sidecars: [ImageRole: URL] = [:], movie: URL? = nil) {
         self.url = url
         self.stem = stem
         self.sidecars = sidecars
@@ -29,12 +29,12 @@ public struct BatchInput: Sendable, Equatable {
 /// directly are always tried, so a bad one is reported rather than ignored.
 /// The order is stable (sorted within each folder), so shards and resumed runs
 /// agree on every photo's output name.
-public enum BatchInputs {
-    public static var imageExtensions: Set<String> { ImageContainers.photoExtensions }
+package enum BatchInputs {
+    package static var imageExtensions: Set<String> { ImageContainers.photoExtensions }
 
     /// Fails before any work when a photo's output (in the format asked for)
     /// would be one of the run's inputs: `process photo.jpg -o .`.
-    public static func refuseOutputsOverInputs(_ inputs: [BatchInput], options: BatchOptions) throws {
+    package static func refuseOutputsOverInputs(_ inputs: [BatchInput], options: BatchOptions) throws {
         let formats = options.format.map { [$0] } ?? [.jpeg, .heic]
         let clashes = inputs.flatMap { input in
             formats.compactMap { format -> String? in
@@ -54,7 +54,7 @@ public enum BatchInputs {
     /// beside it (`NAME.depth.png` beside `NAME.jpg`) and the movie with its
     /// name, and files that are sidecars are left out as photos. Each folder
     /// is listed once.
-    public static func collect(_ paths: [String], outputDirectory: URL, sidecars: Bool = true) -> [BatchInput] {
+    package static func collect(_ paths: [String], outputDirectory: URL, sidecars: Bool = true) -> [BatchInput] {
         let photos = collectFiles(paths, outputDirectory: outputDirectory)
         var folders: [URL: Sidecars] = [:]
         return photos.compactMap { input in

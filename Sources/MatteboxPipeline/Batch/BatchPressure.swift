@@ -8,20 +8,20 @@ import Synchronization
 /// is only reported). One warning line when throttling starts and one when it
 /// ends; the steps in between at info level. Remembers the highest level seen
 /// for the report.
-public final class BatchPressure: Sendable {
+package final class BatchPressure: Sendable {
     private let monitor: PressureMonitor
     private let jobs: Int
     private let seen = Mutex<(allowed: Int, highest: PressureLevel)>((0, .nominal))
 
-    public init(jobs: Int) {
+    package init(jobs: Int) {
         monitor = PressureMonitor()
         self.jobs = jobs
         seen.withLock { $0.allowed = jobs }
     }
 
-    public var highest: PressureLevel { seen.withLock { $0.highest } }
+    package var highest: PressureLevel { seen.withLock { $0.highest } }
 
-    @Sendable public func concurrency() -> Int {
+    @Sendable package func concurrency() -> Int {
         let level = monitor.current().level
         let allowed = level.batchConcurrency(jobs: jobs)
         let previous = seen.withLock { seen in

@@ -5,69 +5,69 @@ import MatteboxImageIO
 import MatteboxRuntime
 
 /// How `mattebox process` writes what the pipeline produced.
-public struct BatchOptions: Sendable, Codable {
-    public var outputDirectory: URL
+package struct BatchOptions: Sendable, Codable {
+    package var outputDirectory: URL
     /// `--format`; nil: `PhotoWriter.defaultFormatRule`.
-    public var format: OutputFormat?
+    package var format: OutputFormat?
     /// Nil: 92 for JPEG, 75 for HEIF.
-    public var quality: Int?
+    package var quality: Int?
     /// Encode every image again, even those a HEIF input holds unchanged.
-    public var reencode = false
+    package var reencode = false
     /// Overrides the camera position read from EXIF (for mirroring policies).
-    public var cameraPosition: CameraPosition?
+    package var cameraPosition: CameraPosition?
     /// Auxiliary images to attach to the input photo, by role.
-    public var auxiliaryInputs: [ImageRole: URL] = [:]
+    package var auxiliaryInputs: [ImageRole: URL] = [:]
     /// Also write every auxiliary image as `<stem>.<role>.png`.
-    public var writeAuxiliaryPNGs = false
+    package var writeAuxiliaryPNGs = false
     /// Attach `NAME.<role>.png|pfm|tif` files beside each photo as its auxiliary images
     /// (found when the inputs are collected: `BatchInput.sidecars`).
-    public var sidecars = true
+    package var sidecars = true
     /// The roles sidecars bring to at least one photo of the run (stages may ask for them).
-    public var sidecarRoles: Set<ImageRole> = []
+    package var sidecarRoles: Set<ImageRole> = []
     /// Encode the primary while the matte stages run (`PhotoWriter.encodeAhead`):
     /// worth it when a core would otherwise sit idle, so set when fewer photos are in flight than cores.
-    public var encodeAhead = false
+    package var encodeAhead = false
     /// `--shard K/N`: the records of what was written go to this shard's own manifest file,
     /// so shards sharing an output folder never append to the same file.
-    public var shard: BatchShard?
+    package var shard: BatchShard?
 
     /// The images photos arrive with besides the primary, for pipeline validation.
-    public var providedRoles: Set<ImageRole> { sidecarRoles.union(auxiliaryInputs.keys) }
+    package var providedRoles: Set<ImageRole> { sidecarRoles.union(auxiliaryInputs.keys) }
     /// What outputs may replace: never an input; existing files per `--overwrite`/`--no-clobber`.
-    public var safety = OutputSafety()
+    package var safety = OutputSafety()
 
-    public init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
+    package init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
 }
 
 /// The outcome of one photo, as `--json` and `--timings` report it.
-public struct PhotoOutcome: Sendable, Codable {
+package struct PhotoOutcome: Sendable, Codable {
     /// `skipped`: `--resume` found its outputs complete for the same content and pipeline.
-    public enum Status: String, Sendable, Codable { case ok, failed, skipped }
+    package enum Status: String, Sendable, Codable { case ok, failed, skipped }
 
-    public var input: String
-    public var status: Status
+    package var input: String
+    package var status: Status
     /// SHA-256 of the input file's bytes, as the resume manifest records it.
-    public var inputSHA256: String?
-    public var output: String?
+    package var inputSHA256: String?
+    package var output: String?
     /// Files written beside the output: auxiliary PNGs, the Live Photo movie.
-    public var auxiliaryOutputs: [String] = []
+    package var auxiliaryOutputs: [String] = []
     /// Notes stages left (e.g. why no portrait matte was made).
-    public var notes: [String: String] = [:]
-    public var error: String?
+    package var notes: [String: String] = [:]
+    package var error: String?
     /// Set when the photo was lost with its worker process: why (crash, timeout).
-    public var workerFailure: String?
+    package var workerFailure: String?
     /// The signal that killed the worker (11 = SIGSEGV, 4/5 = a Swift trap).
-    public var workerSignal: Int32?
+    package var workerSignal: Int32?
     /// The worker passed the per-photo time limit and was killed.
-    public var timedOut: Bool?
-    public var decodeSeconds: Double = 0
-    public var stages: [StageReport] = []
-    public var encodeSeconds: Double = 0
+    package var timedOut: Bool?
+    package var decodeSeconds: Double = 0
+    package var stages: [StageReport] = []
+    package var encodeSeconds: Double = 0
     /// The worker's peak resident memory while decoding and while encoding and writing, MiB (`PeakMemory`).
-    public var decodePeakMiB: Double?
-    public var encodePeakMiB: Double?
+    package var decodePeakMiB: Double?
+    package var encodePeakMiB: Double?
 
-    public init(input: String, status: Status) {
+    package init(input: String, status: Status) {
         self.input = input
         self.status = status
     }
@@ -77,13 +77,13 @@ public struct PhotoOutcome: Sendable, Codable {
 /// succeeds or fails on its own: a bad file or a failing plugin is reported for
 /// that photo and the next one goes on. Originals are only ever read; outputs
 /// are written atomically.
-public struct BatchProcessor: Sendable {
-    public let runner: PipelineRunner
-    public let options: BatchOptions
+package struct BatchProcessor: Sendable {
+    package let runner: PipelineRunner
+    package let options: BatchOptions
 
     private let writer: PhotoWriter
 
-    public init(runner: PipelineRunner, options: BatchOptions) {
+    package init(runner: PipelineRunner, options: BatchOptions) {
         self.runner = runner
         self.options = options
         var writer = PhotoWriter(
@@ -94,7 +94,7 @@ public struct BatchProcessor: Sendable {
         self.writer = writer
     }
 
-    public func process(_ input: URL, outputStem: String, sidecars: [ImageRole: URL] = [:], movie: URL? = nil) -> PhotoOutcome {
+    package func process(_ input: URL, outputStem: String, sidecars: [ImageRole: URL] = [:], movie: URL? = nil) -> PhotoOutcome {
         var outcome = PhotoOutcome(input: input.path, status: .failed)
         do {
             var clock = ContinuousClock.now

@@ -1,27 +1,27 @@
 import Foundation
 
 /// What `--report` and `--json` write: the run and every photo's outcome.
-public struct BatchReport: Encodable, Sendable {
-    public var mattebox: String
-    public var pipeline: String
-    public var pipelineSHA256: String
-    public var jobs: Int
+package struct BatchReport: Encodable, Sendable {
+    package var mattebox: String
+    package var pipeline: String
+    package var pipelineSHA256: String
+    package var jobs: Int
     /// The most photos in progress at once; below `jobs` when thermal pressure throttled the batch.
-    public var peakConcurrency: Int
-    public var highestPressure: String
-    public var shard: String?
-    public var wallSeconds: Double
-    public var total: Int
-    public var succeeded: Int
-    public var failed: Int
-    public var skipped: Int
-    public var photos: [PhotoOutcome]
+    package var peakConcurrency: Int
+    package var highestPressure: String
+    package var shard: String?
+    package var wallSeconds: Double
+    package var total: Int
+    package var succeeded: Int
+    package var failed: Int
+    package var skipped: Int
+    package var photos: [PhotoOutcome]
     /// With several workers: how many networks the batch's one inference
     /// process held at the end, and how many times it was started (nil with one worker).
-    public var inferenceNetworks: Int?
-    public var inferenceStarts: Int?
+    package var inferenceNetworks: Int?
+    package var inferenceStarts: Int?
 
-    public init(
+    package init(
         mattebox: String, pipeline: String, pipelineSHA256: String, jobs: Int, peakConcurrency: Int,
         highestPressure: String, shard: String?, wallSeconds: Double, total: Int, succeeded: Int, failed: Int,
         skipped: Int, photos: [PhotoOutcome]

@@ -7,34 +7,34 @@ import MatteboxRuntime
 /// why, and which shards have not reported. Why it exists: after a cluster run
 /// nobody should have to add up N JSON files by hand to learn whether the
 /// archive is complete.
-public struct BatchReportMerge: Encodable, Sendable {
+package struct BatchReportMerge: Encodable, Sendable {
     /// One photo as the latest report naming it gives it.
-    public struct Photo: Codable, Sendable, Equatable {
-        public var input: String
-        public var status: PhotoOutcome.Status
-        public var output: String?
-        public var error: String?
+    package struct Photo: Codable, Sendable, Equatable {
+        package var input: String
+        package var status: PhotoOutcome.Status
+        package var output: String?
+        package var error: String?
         /// The report it comes from.
-        public var report: String
+        package var report: String
     }
 
-    public var reports: [String]
+    package var reports: [String]
     /// `K/N` of each shard that reported, in order; empty when the reports are not sharded.
-    public var shards: [String]
+    package var shards: [String]
     /// Shards of `shardCount` with no report (`K/N`).
-    public var missingShards: [String]
-    public var pipelineSHA256: [String]
-    public var total: Int
-    public var succeeded: Int
+    package var missingShards: [String]
+    package var pipelineSHA256: [String]
+    package var total: Int
+    package var succeeded: Int
     /// Complete already (by an earlier run of the shard, or an output that existed).
-    public var skipped: Int
-    public var failed: Int
-    public var failures: [Photo]
+    package var skipped: Int
+    package var failed: Int
+    package var failures: [Photo]
     /// Inputs that more than one report lists (shards that overlap: different N, or a photo moved).
-    public var listedTwice: [String]
+    package var listedTwice: [String]
 
     /// Reads and merges `files`; a file that is not a Mattebox batch report is an error naming it.
-    public static func merge(_ files: [URL]) throws -> BatchReportMerge {
+    package static func merge(_ files: [URL]) throws -> BatchReportMerge {
         var photos: [String: Photo] = [:]
         var listedTwice: [String] = []
         var shards: [BatchShard] = []
@@ -73,7 +73,7 @@ public struct BatchReportMerge: Encodable, Sendable {
     }
 
     /// Problems that make the merged account incomplete or mixed, in words.
-    public var problems: [String] {
+    package var problems: [String] {
         var problems: [String] = []
         if !missingShards.isEmpty { problems.append("no report from shard \(missingShards.joined(separator: ", "))") }
         if Set(shards.map { $0.split(separator: "/").last ?? "" }).count > 1 {

@@ -4,8 +4,8 @@ import MatteboxRuntime
 
 /// The worker could not set up the pipeline (a plugin failed to load or
 /// create): no photo can succeed, so the batch stops.
-public struct WorkerSetupError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct WorkerSetupError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 }
 
 /// Runs a batch's photos on a pool of worker processes, `jobs` at a time.
@@ -13,20 +13,20 @@ public struct WorkerSetupError: Error, CustomStringConvertible, Sendable {
 /// crashes or passes the per-photo time limit is killed, its photo fails with
 /// the signal or the timeout, its half-written files are removed, and a new
 /// worker takes the next photo.
-public struct BatchScheduler: Sendable {
+package struct BatchScheduler: Sendable {
     /// The command that starts a worker (`mattebox worker`).
-    public var workerCommand: [String]
-    public var setup: WorkerSetup
-    public var jobs: Int
+    package var workerCommand: [String]
+    package var setup: WorkerSetup
+    package var jobs: Int
     /// Seconds one photo may take before its worker is killed.
-    public var photoTimeout: Double
+    package var photoTimeout: Double
     /// Seconds a worker may take to load the plugins.
-    public var setupTimeout: Double = 300
+    package var setupTimeout: Double = 300
     /// Consulted before each photo starts: fewer workers take photos while it
     /// is below `jobs` (thermal pressure); 0 pauses the batch until it rises.
-    public var concurrencyLimit: @Sendable () -> Int = { Int.max }
+    package var concurrencyLimit: @Sendable () -> Int = { Int.max }
     /// Added to each worker's environment (the inference process's socket).
-    public var environment: [String: String] = [:]
+    package var environment: [String: String] = [:]
 
     /// glibc gives each thread that allocates its own arena, up to 8 per
     /// core, and keeps what was freed in each: x265's and OpenCV's thread
@@ -37,7 +37,7 @@ public struct BatchScheduler: Sendable {
         ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil ? ["MALLOC_ARENA_MAX": "2"] : [:]
     }
 
-    public init(workerCommand: [String], setup: WorkerSetup, jobs: Int, photoTimeout: Double) {
+    package init(workerCommand: [String], setup: WorkerSetup, jobs: Int, photoTimeout: Double) {
         self.workerCommand = workerCommand
         self.setup = setup
         self.jobs = max(1, jobs)
@@ -46,7 +46,7 @@ public struct BatchScheduler: Sendable {
 
     /// Runs every input; `completed` is called once per photo, one call at a
     /// time, in the order photos finish. Returns outcomes in input order.
-    public func run(_ inputs: [BatchInput], completed: @escaping @Sendable (Int, PhotoOutcome) -> Void) throws
+    package func run(_ inputs: [BatchInput], completed: @escaping @Sendable (Int, PhotoOutcome) -> Void) throws
         -> BatchRun
     {
         let state = SchedulerState(count: inputs.count)
@@ -139,9 +139,9 @@ public struct BatchScheduler: Sendable {
 
 /// What a scheduler run did: outcomes in input order, and the most photos
 /// that were in progress at once (lower than `jobs` under thermal pressure).
-public struct BatchRun: Sendable {
-    public var outcomes: [PhotoOutcome]
-    public var peakConcurrency: Int
+package struct BatchRun: Sendable {
+    package var outcomes: [PhotoOutcome]
+    package var peakConcurrency: Int
 }
 
 /// The shared queue position, results and stop flag of one scheduler run.

@@ -3,17 +3,17 @@ import Foundation
 /// `--shard K/N`: a stable 1/N of a batch's photos, chosen by a hash of each
 /// photo's output path, so N machines (a Kubernetes Indexed Job, a Slurm job
 /// array) split one archive with no coordination. K counts from 0.
-public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
+package struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// Parses `K/N` with 0 <= K < N.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
             (0..<count).contains(index)
@@ -21,9 +21,9 @@ public struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible 
         self.init(index: index, count: count)
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
-    public func includes(_ input: BatchInput) -> Bool {
+    package func includes(_ input: BatchInput) -> Bool {
         Int(Self.fnv1a(input.stem) % UInt64(count)) == index
     }
 

@@ -8,8 +8,8 @@ import MatteboxRuntime
 /// kills this process and costs only the photo in hand. The answers go out on
 /// a private copy of standard output; anything else printed to standard output
 /// (by a chatty plugin) is sent to standard error instead.
-public enum BatchWorker {
-    public static func serve() -> Int32 {
+package enum BatchWorker {
+    package static func serve() -> Int32 {
         let channel = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         exitWhenParentDies()

@@ -6,7 +6,7 @@ extension ContentHash {
     /// What `--resume` compares for a photo: its file's digest, or, when it
     /// has sidecars, a digest over the photo's and each sidecar's, so changing
     /// a depth map beside a photo redoes the photo.
-    public static func sha256(photoAt url: URL, sidecars: [ImageRole: URL]) throws -> String {
+    package static func sha256(photoAt url: URL, sidecars: [ImageRole: URL]) throws -> String {
         let photo = try sha256(fileAt: url)
         guard !sidecars.isEmpty else { return photo }
         var lines = [photo]

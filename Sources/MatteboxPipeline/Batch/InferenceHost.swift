@@ -9,8 +9,8 @@ import MatteboxRuntime
 /// again at once, and the workers' next requests wait for it to listen. The
 /// socket sits in a private folder removed by `stop`.
 // Unchecked: child and counters behind an NSLock; one watcher thread waits on the child; `stop` waits for it.
-public final class InferenceHost: @unchecked Sendable {
-    public let socketPath: String
+package final class InferenceHost: @unchecked Sendable {
+    package let socketPath: String
     private let command: [String]
     private let folder: URL
     private let lock = NSLock()
@@ -19,10 +19,10 @@ public final class InferenceHost: @unchecked Sendable {
     private let watcherEnded = DispatchSemaphore(value: 0)
     private var starts_ = 0
     /// How many times it was started (1 unless it died).
-    public var starts: Int { lock.withLock { starts_ } }
+    package var starts: Int { lock.withLock { starts_ } }
 
     /// `command` starts the process; `--socket PATH` is added.
-    public init(command: [String]) throws {
+    package init(command: [String]) throws {
         let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("mattebox-inference-XXXXXX")
         var template = Array(temporary.path.utf8CString)
         guard let made = mkdtemp(&template) else {
@@ -34,10 +34,10 @@ public final class InferenceHost: @unchecked Sendable {
     }
 
     /// What the workers need to find it.
-    public var environment: [String: String] { ["MATTEBOX_INFERENCE_SOCKET": socketPath] }
+    package var environment: [String: String] { ["MATTEBOX_INFERENCE_SOCKET": socketPath] }
 
     /// Starts the process, waits until it listens, and watches it.
-    public func start() throws {
+    package func start() throws {
         try lock.withLock { child = try spawn() }
         let watcher = Thread { [self] in watch() }
         watcher.stackSize = 1 << 18
@@ -45,7 +45,7 @@ public final class InferenceHost: @unchecked Sendable {
     }
 
     /// Ends the process and removes its socket folder.
-    public func stop() {
+    package func stop() {
         let running = lock.withLock { () -> SpawnedChild? in
             stopping = true
             return child

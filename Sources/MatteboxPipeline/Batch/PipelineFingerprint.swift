@@ -5,8 +5,8 @@ import MatteboxRuntime
 /// A digest of everything that decides a batch's outputs besides the input
 /// itself: the Mattebox version, the pipeline file's text, each stage's plugin
 /// and version, and the output options. `--resume` re-runs a photo when it differs.
-public enum PipelineFingerprint {
-    public static func sha256(of pipeline: ValidatedPipeline, options: BatchOptions) throws -> String {
+package enum PipelineFingerprint {
+    package static func sha256(of pipeline: ValidatedPipeline, options: BatchOptions) throws -> String {
         var lines = [
             "mattebox \(MatteboxVersion.current)",
             "pipeline \(pipeline.file.contents)",

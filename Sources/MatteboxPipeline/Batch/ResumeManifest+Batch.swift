@@ -7,7 +7,7 @@ extension ResumeManifest {
     /// manifest entry matches this content and pipeline, and every output is
     /// there), with a skipped outcome for each by stem. Files a killed writer
     /// left half-written for the rest are removed.
-    public func partition(_ inputs: [BatchInput], pipelineSHA256 fingerprint: String)
+    package func partition(_ inputs: [BatchInput], pipelineSHA256 fingerprint: String)
         -> (queue: [BatchInput], skipped: [String: PhotoOutcome])
     {
         let done = Mutex<[String: PhotoOutcome]>([:])
@@ -34,7 +34,7 @@ extension ResumeManifest {
 
     /// Adds a finished photo to the manifest (after its files are in place);
     /// a failure to record only costs a redo, so it is a warning.
-    public func record(_ outcome: PhotoOutcome, stem: String, pipelineSHA256 fingerprint: String) {
+    package func record(_ outcome: PhotoOutcome, stem: String, pipelineSHA256 fingerprint: String) {
         guard outcome.status == .ok, let hash = outcome.inputSHA256, let output = outcome.output else { return }
         let root = outputFolder.path.hasSuffix("/") ? outputFolder.path : outputFolder.path + "/"
         let relative = ([output] + outcome.auxiliaryOutputs).map { $0.hasPrefix(root) ? String($0.dropFirst(root.count)) : $0 }

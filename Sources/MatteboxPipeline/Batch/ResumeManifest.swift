@@ -14,15 +14,15 @@ import Synchronization
 /// A killed run leaves either a complete line or none; a torn last line is
 /// ignored. Each shard writes its own file, so shards sharing an output folder
 /// never write to the same file.
-public final class ResumeManifest: Sendable {
-    public struct Entry: Codable, Sendable, Equatable {
-        public var stem: String
-        public var inputSHA256: String
-        public var pipelineSHA256: String
+package final class ResumeManifest: Sendable {
+    package struct Entry: Codable, Sendable, Equatable {
+        package var stem: String
+        package var inputSHA256: String
+        package var pipelineSHA256: String
         /// Paths relative to the output folder.
-        public var outputs: [String]
+        package var outputs: [String]
 
-        public init(stem: String, inputSHA256: String, pipelineSHA256: String, outputs: [String]) {
+        package init(stem: String, inputSHA256: String, pipelineSHA256: String, outputs: [String]) {
             self.stem = stem
             self.inputSHA256 = inputSHA256
             self.pipelineSHA256 = pipelineSHA256
@@ -31,15 +31,15 @@ public final class ResumeManifest: Sendable {
     }
 
     /// A file Mattebox put in the output folder, as it was when written.
-    public struct WrittenFile: Codable, Sendable, Equatable {
+    package struct WrittenFile: Codable, Sendable, Equatable {
         /// The path relative to the output folder.
-        public var written: String
-        public var size: Int
-        public var sha256: String
+        package var written: String
+        package var size: Int
+        package var sha256: String
     }
 
     /// Whose an existing file in the output folder is.
-    public enum Ownership: Sendable, Equatable {
+    package enum Ownership: Sendable, Equatable {
         /// Mattebox wrote it, and it still holds what was written.
         case mattebox
         /// Mattebox wrote it, and it was changed since: it is the user's now.
@@ -48,10 +48,10 @@ public final class ResumeManifest: Sendable {
         case unlisted
     }
 
-    public static let filePrefix = ".mattebox-manifest"
+    package static let filePrefix = ".mattebox-manifest"
     private let outputDirectory: URL
     /// The output folder the manifest describes; entries name outputs relative to it.
-    public var outputFolder: URL { outputDirectory }
+    package var outputFolder: URL { outputDirectory }
     private let file: URL
     /// Entries by stem; appends to the file happen under the same lock.
     private let entries = Mutex<[String: Entry]>([:])
@@ -59,7 +59,7 @@ public final class ResumeManifest: Sendable {
     private let writtenFiles = Mutex<[String: [WrittenFile]]>([:])
 
     /// Reads every manifest in `outputDirectory` (all shards' files).
-    public init(outputDirectory: URL, shard: BatchShard?) {
+    package init(outputDirectory: URL, shard: BatchShard?) {
         self.outputDirectory = outputDirectory
         let name = shard.map { "\(Self.filePrefix)-shard-\($0.index)-of-\($0.count).jsonl" } ?? "\(Self.filePrefix).jsonl"
         file = outputDirectory.appendingPathComponent(name)
@@ -80,7 +80,7 @@ public final class ResumeManifest: Sendable {
     /// The entry that lets `--resume` skip `input`: same pipeline, same input
     /// content, every output there. The input is hashed (`hash`) only when an
     /// entry for the same pipeline exists, so unfinished photos cost no read.
-    public func completedEntry(for input: BatchInput, pipelineSHA256: String, hash: () throws -> String) -> Entry? {
+    package func completedEntry(for input: BatchInput, pipelineSHA256: String, hash: () throws -> String) -> Entry? {
         guard let entry = entries.withLock({ $0[input.stem] }), entry.pipelineSHA256 == pipelineSHA256,
             !entry.outputs.isEmpty, entry.outputs.allSatisfy(Self.staysInside), (try? hash()) == entry.inputSHA256
         else { return nil }
@@ -105,7 +105,7 @@ public final class ResumeManifest: Sendable {
     /// Whose the file at `url` is: Mattebox's while its content is one
     /// Mattebox wrote there (hashed only when the manifest has a record of it);
     /// files listed by older manifests, which recorded names only, count as Mattebox's.
-    public func ownership(of url: URL) -> Ownership {
+    package func ownership(of url: URL) -> Ownership {
         guard let relative = relativePath(url) else { return .unlisted }
         if let versions = writtenFiles.withLock({ $0[relative] }) {
             let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue
@@ -120,7 +120,7 @@ public final class ResumeManifest: Sendable {
 
     /// Records that `data` is about to be written at `url` (before the file
     /// is renamed into place, so a file Mattebox put there is always listed).
-    public func recordWriting(_ data: Data, at url: URL) throws {
+    package func recordWriting(_ data: Data, at url: URL) throws {
         guard let relative = relativePath(url) else { return }
         let written = WrittenFile(written: relative, size: data.count, sha256: ContentHash.sha256(data))
         try append(try JSONEncoder().encode(written))
@@ -135,7 +135,7 @@ public final class ResumeManifest: Sendable {
     }
 
     /// Appends an entry and flushes it to disk.
-    public func record(_ entry: Entry) throws {
+    package func record(_ entry: Entry) throws {
         try append(try JSONEncoder().encode(entry))
         entries.withLock { $0[entry.stem] = entry }
     }

@@ -5,13 +5,13 @@ import MatteboxPluginHost
 /// What a batch worker process needs to set itself up; the first line the
 /// parent sends it. The worker validates the pipeline itself and loads the
 /// plugins, so nothing but this text crosses the process boundary.
-public struct WorkerSetup: Codable, Sendable {
-    public var pipeline: PipelineSource
-    public var options: BatchOptions
+package struct WorkerSetup: Codable, Sendable {
+    package var pipeline: PipelineSource
+    package var options: BatchOptions
     /// The parent's plugin registry, so workers do not scan again (nil: discover).
-    public var plugins: [PluginScanResult]?
+    package var plugins: [PluginScanResult]?
 
-    public init(pipeline: PipelineSource, options: BatchOptions, plugins: [PluginScanResult]? = nil) {
+    package init(pipeline: PipelineSource, options: BatchOptions, plugins: [PluginScanResult]? = nil) {
         self.pipeline = pipeline
         self.options = options
         self.plugins = plugins
@@ -27,22 +27,22 @@ public struct WorkerSetup: Codable, Sendable {
 }
 
 /// One photo for a worker: every later line the parent sends.
-public struct WorkerJob: Codable, Sendable {
-    public var input: String
-    public var stem: String
+package struct WorkerJob: Codable, Sendable {
+    package var input: String
+    package var stem: String
     /// The photo's sidecars, by role (paths).
-    public var sidecars: [String: String] = [:]
+    package var sidecars: [String: String] = [:]
     /// The movie beside it with its name (a path), perhaps its Live Photo movie.
-    public var movie: String?
+    package var movie: String?
 }
 
 /// A worker's answer line: first `ready` or `setupError`, then one `outcome` per job.
-public struct WorkerReply: Codable, Sendable {
-    public var ready: Bool?
-    public var setupError: String?
-    public var outcome: PhotoOutcome?
+package struct WorkerReply: Codable, Sendable {
+    package var ready: Bool?
+    package var setupError: String?
+    package var outcome: PhotoOutcome?
 
-    public init(ready: Bool? = nil, setupError: String? = nil, outcome: PhotoOutcome? = nil) {
+    package init(ready: Bool? = nil, setupError: String? = nil, outcome: PhotoOutcome? = nil) {
         self.ready = ready
         self.setupError = setupError
         self.outcome = outcome

@@ -13,8 +13,8 @@ import MatteboxMetadata
 /// as libFuzzer (`make fuzz`) and the regression replay (`FuzzRegressionTests`)
 /// call them. A target may throw or return nothing; it must never crash, hang
 /// or read out of bounds (the fuzz build runs under AddressSanitizer).
-public enum FuzzTargets {
-    public static let all: [String: @Sendable ([UInt8]) -> Void] = [
+package enum FuzzTargets {
+    package static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "isobmff": isobmff,
         "heif-motion-photo": heifMotionPhoto,
         "jpeg-segments": jpegSegments,
