@@ -96,8 +96,14 @@ let package = Package(
         .target(
             name: "MatteboxPipeline",
             dependencies: [
-                "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost",
-                "MatteboxMovie", "Yams",
+                "MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPairedMedia", "Yams",
+            ]),
+        // Batches: files to worker processes (each its own runner and writer), shards, resume, reports, the inference process.
+        .target(
+            name: "MatteboxBatch",
+            dependencies: [
+                "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPressure",
+                "MatteboxCore", "MatteboxRuntime",
             ]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
         .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"]),
@@ -106,20 +112,31 @@ let package = Package(
             name: "MatteboxCapture",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "CV4L2", "Yams"]),
         // Movies: camera frames to H.264/HEVC in MP4 or MOV (FFmpeg), Live Photo movies and Motion Photos.
-        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "MatteboxMetadata", "CMovieShim"]),
+        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"]),
+        // Paired media: a still and what pairs with it (a Live Photo's movie, a Motion Photo's
+        // embedded movie, sidecar images by name): pairing, identifiers, building, inspecting.
+        .target(
+            name: "MatteboxPairedMedia",
+            dependencies: [
+                "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "MatteboxMovie", "MatteboxHEIF", "MatteboxImageIO",
+            ]),
         // Composition: a capture session's photos through the pipeline runner to the writer.
         .target(
             name: "MatteboxCaptureService",
             dependencies: [
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
-                "MatteboxRuntime", "MatteboxMovie", "MatteboxImageIO", "MatteboxHEIF",
+                "MatteboxRuntime", "MatteboxMovie", "MatteboxPairedMedia", "MatteboxHEIF",
             ]),
+        // The photo library: one folder's photos and movies, their index, thumbnails, overlays and trash.
+        .target(
+            name: "MatteboxLibrary",
+            dependencies: ["MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxCore", "MatteboxRuntime"]),
         // The camera app (`mattebox serve`): HTTP on Hummingbird over a capture session and a library folder.
         .target(
             name: "MatteboxServer",
             dependencies: [
-                "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxImageIO",
-                "MatteboxHEIF", "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxMovie",
+                "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxLibrary",
+                "MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxPressure",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -141,8 +158,8 @@ let package = Package(
             name: "mattebox",
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF",
-                "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
-                "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "MatteboxMetadata", "CMatteboxPluginABI",
+                "MatteboxPluginHost", "MatteboxPipeline", "MatteboxBatch", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
+                "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "MatteboxPairedMedia", "CMatteboxPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The `plugins new` templates are files there, embedded at build time.
@@ -189,7 +206,7 @@ let package = Package(
         .testTarget(name: "MatteboxCoreTests", dependencies: ["MatteboxCore"]),
         .testTarget(name: "MatteboxISOBMFFTests", dependencies: ["MatteboxISOBMFF"]),
         .testTarget(name: "MatteboxMetadataTests", dependencies: ["MatteboxMetadata"]),
-        .testTarget(name: "MatteboxMovieTests", dependencies: ["MatteboxMovie", "MatteboxRuntime", "MatteboxTestSupport"]),
+        .testTarget(name: "MatteboxMovieTests", dependencies: ["MatteboxMovie", "MatteboxPairedMedia", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK"]),
         .testTarget(name: "MatteboxVisionPluginKitTests", dependencies: ["MatteboxVisionPluginKit", "MatteboxPluginSDK"]),
@@ -210,7 +227,13 @@ let package = Package(
             dependencies: ["MatteboxPluginHost", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPipelineTests",
-            dependencies: ["MatteboxPipeline", "MatteboxCore", "MatteboxRuntime", "MatteboxPluginHost", "MatteboxTestSupport", "MatteboxImageIO"]),
+            dependencies: [
+                "MatteboxPipeline", "MatteboxBatch", "MatteboxCore", "MatteboxRuntime", "MatteboxPluginHost", "MatteboxTestSupport",
+                "MatteboxImageIO",
+            ]),
+        .testTarget(
+            name: "MatteboxBatchTests",
+            dependencies: ["MatteboxBatch", "MatteboxPipeline", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "PluginsTests",
             dependencies: [

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCapture
 import MatteboxMovie
+import MatteboxPairedMedia
 import MatteboxRuntime
 
 /// The session's movies as files, through MatteboxMovie (FFmpeg): recordings

@@ -85,7 +85,8 @@ package enum MovieInspector {
         return summary
     }
 
-    static let contentIdentifierKey = LivePhotoMovie.contentIdentifierKey
+    /// The QuickTime `mdta` key of a Live Photo's content identifier, which pairs a movie with its still.
+    package static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
 
     private static func timing(_ header: Box, _ bytes: [UInt8]) throws -> (UInt32, UInt64) {
         var (reader, version, _) = try header.fullBoxReader(bytes)

@@ -2,6 +2,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxPairedMedia
 import MatteboxRuntime
 
 /// Writes a processed photo the way every Mattebox command does: in the

@@ -6,6 +6,7 @@ import MatteboxCapture
 import MatteboxCaptureService
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxLibrary
 import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxPressure

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxImageIO
 import Hummingbird
+import MatteboxLibrary
 import NIOCore
 
 extension CameraApp {

@@ -26,12 +26,15 @@ import sys
 # The flow, low to high: a module may depend only on modules before it.
 LAYERS = [
     "MatteboxRuntime", "MatteboxGeometry", "MatteboxPressure", "MatteboxModels", "MatteboxCore", "MatteboxISOBMFF", "MatteboxMovie", "MatteboxHEIF",
-    "MatteboxImageIO", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation",
-    "MatteboxCapture", "MatteboxCaptureService", "MatteboxServer", "mattebox",
+    "MatteboxImageIO", "MatteboxPairedMedia", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxBatch",
+    "MatteboxEvaluation", "MatteboxCapture", "MatteboxCaptureService", "MatteboxLibrary", "MatteboxServer", "mattebox",
 ]
 FORBIDDEN = {
     "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation", "MatteboxMovie"},
-    "MatteboxPipeline": {"MatteboxCapture", "MatteboxCaptureService"},
+    "MatteboxPipeline": {"MatteboxCapture", "MatteboxCaptureService", "MatteboxBatch"},
+    "MatteboxBatch": {"MatteboxCapture", "MatteboxCaptureService"},
+    # The library is a folder of photos: no camera, no pipeline, no HTTP.
+    "MatteboxLibrary": {"MatteboxCapture", "MatteboxCaptureService", "MatteboxPipeline", "MatteboxPluginHost"},
     # The camera app is a front end: it uses the composition, never the vision or evaluation code.
     "MatteboxServer": {"MatteboxVision", "MatteboxEvaluation"},
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxMovie
+import MatteboxPairedMedia
 import MatteboxRuntime
 import MatteboxTestSupport
 import Testing

@@ -2,6 +2,7 @@ import CVipsShim
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxMetadata
 import MatteboxRuntime
 
 /// Encodes a Photo as the container `format` names (HEIF with all its
@@ -24,11 +25,11 @@ package enum ImageEncoder {
             if let primary = format.container.motionPhotoPrimary {
                 // The directory describes this file: its primary's type and the movie it carries.
                 photo.metadata.xmp = photo.metadata.xmp.map {
-                    MotionPhotoTrailer.describing($0, primaryMime: primary.mime, padding: primary.padding, movieLength: movie.count)
+                    MotionPhotoXMP.describing($0, primaryMime: primary.mime, padding: primary.padding, movieLength: movie.count)
                 }
             } else {
                 // The movie stays behind (noted by `limitations`): the XMP must stop claiming it.
-                photo.metadata.xmp = photo.metadata.xmp.map(MotionPhotoTrailer.notAMotionPhoto)
+                photo.metadata.xmp = photo.metadata.xmp.map(MotionPhotoXMP.notAMotionPhoto)
                 photo.metadata.motionPhotoMovie = nil
             }
         }

@@ -4,6 +4,7 @@ import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
 import MatteboxMovie
+import MatteboxPairedMedia
 import MatteboxRuntime
 
 /// `mattebox inspect`: what a HEIF file holds, read from its boxes, and on

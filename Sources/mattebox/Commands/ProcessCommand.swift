@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatteboxBatch
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
@@ -157,7 +158,7 @@ struct ProcessCommand: ParsableCommand {
         try validated.checkOutputFormat(options.format)
         try OutputFolder.prepare(options.outputDirectory, create: !dryRun)
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
-        let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard)
+        let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard?.position)
         let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount

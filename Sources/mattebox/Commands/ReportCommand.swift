@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatteboxBatch
 import MatteboxPipeline
 
 /// `mattebox report merge`: one account of a batch run as shards (a Slurm

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MatteboxBatch
 import MatteboxPipeline
 
 /// `mattebox worker`: the process `mattebox process` runs plugins in. Not for

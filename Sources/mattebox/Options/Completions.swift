@@ -1,4 +1,5 @@
 import ArgumentParser
+import MatteboxBatch
 import MatteboxImageIO
 import MatteboxPipeline
 import MatteboxPluginHost

@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxBatch
 import MatteboxPipeline
 import MatteboxRuntime
 

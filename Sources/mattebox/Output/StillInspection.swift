@@ -2,6 +2,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxPairedMedia
 
 /// What `inspect` says of a still that is not HEIF (JPEG, PNG, TIFF, WebP,
 /// BMP): the same lines as for a HEIC where the format has the thing

@@ -62,11 +62,11 @@ package enum FuzzTargets {
     /// A Motion Photo's XMP (Google's Camera and Container namespaces) and the JPEG it describes.
     static func motionPhotoXMP(_ bytes: [UInt8]) {
         let xmp = Data(bytes)
-        _ = MotionPhotoTrailer.movieLength(xmp)
+        _ = MotionPhotoXMP.movieLength(xmp)
         // Whatever reads, writes back and reads again.
         if let packet = try? XMPPacket(xmp) { _ = try? XMPPacket(packet.data) }
         _ = MotionPhotoTrailer.range(in: bytes, xmp: xmp)
-        _ = MotionPhotoTrailer.describing(xmp, primaryMime: "image/jpeg", padding: 0, movieLength: 1000)
+        _ = MotionPhotoXMP.describing(xmp, primaryMime: "image/jpeg", padding: 0, movieLength: 1000)
     }
 
     static func movie(_ bytes: [UInt8]) { _ = try? MovieInspector.inspect(bytes, name: "fuzz.mp4") }

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxPipeline
 import MatteboxPluginHost
 
 /// What a batch worker process needs to set itself up; the first line the

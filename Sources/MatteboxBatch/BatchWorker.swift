@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// The worker side of a batch (`mattebox worker`, started by `mattebox

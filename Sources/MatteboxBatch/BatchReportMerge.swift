@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// The reports of a batch split into shards (`--shard K/N --report FILE`, one

@@ -1,6 +1,6 @@
 import Foundation
-import MatteboxISOBMFF
 import MatteboxMetadata
+import MatteboxMovie
 import MatteboxRuntime
 
 /// Google's Motion Photo (Android "Motion Photo format 1.0"): one JPEG or
@@ -28,7 +28,8 @@ package enum MotionPhoto {
         }
         let destination = try self.destination(for: still, fileExtension: "jpg")
         let movie = try encode(frames: frames, stillTimestamp: stillTimestamp, format: format, settings: settings, beside: still)
-        let xmp = packet(movieLength: movie.bytes.count, presentationMicroseconds: movie.presentationMicroseconds)
+        let xmp = MotionPhotoXMP.packet(
+            movieLength: movie.bytes.count, presentationMicroseconds: movie.presentationMicroseconds, primaryMime: "image/jpeg", padding: 0)
         let photo = try insertingXMP(xmp, into: jpeg, path: still.path)
         try AtomicFile.write(Data(photo + movie.bytes), to: destination)
         unlink(still.path)
@@ -62,31 +63,11 @@ package enum MotionPhoto {
             presentationMicroseconds: Int64(stillTimestamp &- first.timestamp) / 1000)
     }
 
-    /// The XMP packet: Camera properties and the Container directory.
-    static func packet(movieLength: Int, presentationMicroseconds: Int64, primaryMime: String = "image/jpeg", padding: Int = 0) -> XMPPacket {
-        var packet = XMPPacket(toolkit: "Mattebox")
-        packet.set(.motionPhoto, to: "1")
-        packet.set(.motionPhotoVersion, to: "1")
-        packet.set(.motionPhotoPresentationTimestampUs, to: String(presentationMicroseconds))
-        packet.setDirectory(
-            [
-                ["Mime": primaryMime, "Semantic": "Primary", "Length": "0", "Padding": String(padding)],
-                ["Mime": "video/mp4", "Semantic": "MotionPhoto", "Length": String(movieLength), "Padding": "0"],
-            ], order: ["Mime", "Semantic", "Length", "Padding"])
-        return packet
-    }
-
-    /// A still's XMP packet with the Motion Photo properties added as a
-    /// further rdf:Description (XMP allows several), so nothing there is
-    /// lost; a new packet when it has none or it cannot be read. For a HEIC
-    /// still, whose movie follows the image in an `mpvd` box (`padding` is its 8-byte header).
+    /// A still's XMP with this movie's Motion Photo properties added (`MotionPhotoXMP.adding`).
     package static func xmp(adding movie: Movie, to existing: Data?, primaryMime: String, padding: Int) -> Data {
-        let packet = packet(
-            movieLength: movie.bytes.count, presentationMicroseconds: movie.presentationMicroseconds, primaryMime: primaryMime,
-            padding: padding)
-        guard let existing, var merged = try? XMPPacket(existing) else { return packet.data }
-        merged.appendDescriptions(of: packet)
-        return merged.data
+        MotionPhotoXMP.adding(
+            movieLength: movie.bytes.count, presentationMicroseconds: movie.presentationMicroseconds, to: existing,
+            primaryMime: primaryMime, padding: padding)
     }
 
     /// The JPEG with the Motion Photo XMP: added as its own APP1 segment after

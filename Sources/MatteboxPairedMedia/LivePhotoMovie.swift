@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxMovie
 import MatteboxRuntime
 
 /// The movie half of a Live Photo: about 1.5 s before the shutter and 1.5 s
@@ -7,8 +8,6 @@ import MatteboxRuntime
 /// `com.apple.quicktime.content.identifier` in the movie's metadata) and the
 /// still's moment (`StillImageTimeTrack`).
 package enum LivePhotoMovie {
-    package static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
-
     /// What was written.
     package struct Written: Sendable {
         package var path: String
@@ -37,7 +36,7 @@ package enum LivePhotoMovie {
         movieSettings.container = .mov
         let writer = try MovieWriter(
             path: temporary, format: format, settings: movieSettings, fragmented: false,
-            metadata: [(contentIdentifierKey, contentIdentifier)])
+            metadata: [(MovieInspector.contentIdentifierKey, contentIdentifier)])
         for frame in frames { try writer.append(frame) }
         let count = writer.frameCount
         try writer.finish()

@@ -1,6 +1,8 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxPairedMedia
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// One photo of a batch and where its results go: `stem` is the output path

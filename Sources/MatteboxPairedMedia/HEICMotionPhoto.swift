@@ -9,8 +9,8 @@ import MatteboxRuntime
 /// still is read and written again with its coded images copied as they are
 /// (nothing is encoded twice), the Motion Photo XMP added and the MP4 in an
 /// `mpvd` box after it, as `<name>.MP.heic`; the plain still is then removed.
-enum HEICMotionPhoto {
-    static func make(
+package enum HEICMotionPhoto {
+    package static func make(
         still: URL, frames: [MovieFrame], stillTimestamp: UInt64, format: MovieFormat, settings: MovieSettings
     ) throws -> URL {
         let destination = try MotionPhoto.destination(for: still, fileExtension: "heic")

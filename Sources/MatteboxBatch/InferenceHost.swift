@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// The inference process of a batch with several workers (`mattebox

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// The worker could not set up the pipeline (a plugin failed to load or

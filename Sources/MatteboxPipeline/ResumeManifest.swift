@@ -59,7 +59,7 @@ package final class ResumeManifest: Sendable {
     private let writtenFiles = Mutex<[String: [WrittenFile]]>([:])
 
     /// Reads every manifest in `outputDirectory` (all shards' files).
-    package init(outputDirectory: URL, shard: BatchShard?) {
+    package init(outputDirectory: URL, shard: (index: Int, count: Int)?) {
         self.outputDirectory = outputDirectory
         let name = shard.map { "\(Self.filePrefix)-shard-\($0.index)-of-\($0.count).jsonl" } ?? "\(Self.filePrefix).jsonl"
         file = outputDirectory.appendingPathComponent(name)
@@ -77,11 +77,11 @@ package final class ResumeManifest: Sendable {
         }
     }
 
-    /// The entry that lets `--resume` skip `input`: same pipeline, same input
+    /// The entry that lets `--resume` skip the input with this stem: same pipeline, same input
     /// content, every output there. The input is hashed (`hash`) only when an
     /// entry for the same pipeline exists, so unfinished photos cost no read.
-    package func completedEntry(for input: BatchInput, pipelineSHA256: String, hash: () throws -> String) -> Entry? {
-        guard let entry = entries.withLock({ $0[input.stem] }), entry.pipelineSHA256 == pipelineSHA256,
+    package func completedEntry(stem: String, pipelineSHA256: String, hash: () throws -> String) -> Entry? {
+        guard let entry = entries.withLock({ $0[stem] }), entry.pipelineSHA256 == pipelineSHA256,
             !entry.outputs.isEmpty, entry.outputs.allSatisfy(Self.staysInside), (try? hash()) == entry.inputSHA256
         else { return nil }
         let complete = entry.outputs.allSatisfy { relative in

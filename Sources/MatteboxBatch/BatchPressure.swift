@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxPipeline
 import MatteboxPressure
 import MatteboxRuntime
 import Synchronization

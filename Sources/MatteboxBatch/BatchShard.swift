@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxPipeline
 
 /// `--shard K/N`: a stable 1/N of a batch's photos, chosen by a hash of each
 /// photo's output path, so N machines (a Kubernetes Indexed Job, a Slurm job
@@ -11,6 +12,9 @@ package struct BatchShard: Sendable, Equatable, Codable, CustomStringConvertible
         self.index = index
         self.count = count
     }
+
+    /// K and N, as the output folder's manifest names its file by them.
+    package var position: (index: Int, count: Int) { (index, count) }
 
     /// Parses `K/N` with 0 <= K < N.
     package init?(_ text: String) {

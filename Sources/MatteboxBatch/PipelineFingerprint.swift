@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// A digest of everything that decides a batch's outputs besides the input

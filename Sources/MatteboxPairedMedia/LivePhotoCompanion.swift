@@ -8,10 +8,10 @@ import MatteboxRuntime
 /// them) whose QuickTime content identifier is the one in the still's maker
 /// note. A rewritten still keeps its EXIF and so the identifier; copied byte
 /// for byte beside it, with its name, the movie still pairs with it.
-enum LivePhotoCompanion {
+package enum LivePhotoCompanion {
     /// True when `movie` is the Live Photo movie of `photo`; a note when a movie
     /// with the photo's name is not carried although the photo is a Live Photo.
-    static func pairs(_ movie: URL, with photo: Photo) -> (pairs: Bool, note: String?) {
+    package static func pairs(_ movie: URL, with photo: Photo) -> (pairs: Bool, note: String?) {
         guard let identifier = photo.metadata.exif?.appleContentIdentifier else { return (false, nil) }
         let notCopied = "\(movie.lastPathComponent) beside it was not copied"
         let summary: MovieSummary

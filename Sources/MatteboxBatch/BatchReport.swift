@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxPipeline
 
 /// What `--report` and `--json` write: the run and every photo's outcome.
 package struct BatchReport: Encodable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxImageIO
 import MatteboxRuntime
 
 /// Auxiliary images kept beside a photo as files: `NAME.<role>.png` (or

@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxPipeline
 import MatteboxRuntime
 import Synchronization
 
@@ -15,7 +16,7 @@ extension ResumeManifest {
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let input = inputs[index]
             guard let entry = completedEntry(
-                for: input, pipelineSHA256: fingerprint, hash: { try ContentHash.sha256(photoAt: input.url, sidecars: input.sidecars) })
+                stem: input.stem, pipelineSHA256: fingerprint, hash: { try ContentHash.sha256(photoAt: input.url, sidecars: input.sidecars) })
             else { return }
             var outcome = PhotoOutcome(input: input.url.path, status: .skipped)
             outcome.inputSHA256 = entry.inputSHA256

@@ -2,6 +2,8 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxPairedMedia
+import MatteboxPipeline
 import MatteboxRuntime
 
 /// How `mattebox process` writes what the pipeline produced.
@@ -89,7 +91,7 @@ package struct BatchProcessor: Sendable {
         var writer = PhotoWriter(
             directory: options.outputDirectory, format: options.format, quality: options.quality,
             writeAuxiliaryPNGs: options.writeAuxiliaryPNGs, safety: options.safety,
-            manifest: ResumeManifest(outputDirectory: options.outputDirectory, shard: options.shard))
+            manifest: ResumeManifest(outputDirectory: options.outputDirectory, shard: options.shard?.position))
         writer.reencode = options.reencode
         self.writer = writer
     }

@@ -1,6 +1,5 @@
 import Foundation
 import MatteboxCore
-import MatteboxImageIO
 import MatteboxMetadata
 import MatteboxMovie
 import MatteboxRuntime
@@ -9,29 +8,29 @@ import MatteboxRuntime
 /// identifier in the still's maker note, a movie beside it with the same
 /// identifier) and Google's (a Motion Photo's movie inside the file, where its
 /// XMP says).
-struct LivePhotoInspection: Encodable {
-    struct PairedMovie: Encodable {
-        var path: String
-        var identifierMatches: Bool
-        var movie: MovieSummary
+package struct LivePhotoInspection: Encodable, Sendable {
+    package struct PairedMovie: Encodable, Sendable {
+        package var path: String
+        package var identifierMatches: Bool
+        package var movie: MovieSummary
     }
 
-    struct EmbeddedMovie: Encodable {
-        var offset: Int
-        var length: Int
-        var presentationTimestampUs: Int64?
-        var movie: MovieSummary
+    package struct EmbeddedMovie: Encodable, Sendable {
+        package var offset: Int
+        package var length: Int
+        package var presentationTimestampUs: Int64?
+        package var movie: MovieSummary
     }
 
-    var contentIdentifier: String?
-    var pairedMovie: PairedMovie?
-    var motionPhoto: EmbeddedMovie?
+    package var contentIdentifier: String?
+    package var pairedMovie: PairedMovie?
+    package var motionPhoto: EmbeddedMovie?
 
-    var isEmpty: Bool { contentIdentifier == nil && motionPhoto == nil }
+    package var isEmpty: Bool { contentIdentifier == nil && motionPhoto == nil }
 
     /// The pairing of the still at `url`, given what its EXIF says, and the
     /// Motion Photo's movie the file carries with the XMP that locates it.
-    static func inspect(still url: URL, contentIdentifier: String?, motionPhotoMovie: Data? = nil, xmp: Data? = nil) -> LivePhotoInspection {
+    package static func inspect(still url: URL, contentIdentifier: String?, motionPhotoMovie: Data? = nil, xmp: Data? = nil) -> LivePhotoInspection {
         var report = LivePhotoInspection(contentIdentifier: contentIdentifier)
         if let contentIdentifier, let movie = sibling(of: url) {
             if let summary = try? MovieInspector.inspect(at: movie) {
@@ -39,24 +38,44 @@ struct LivePhotoInspection: Encodable {
                     path: movie.path, identifierMatches: summary.contentIdentifier == contentIdentifier, movie: summary)
             }
         }
-        // The movie ends a file Mattebox or a camera wrote; a tool that rewrote the file may have moved it.
-        if let movie = motionPhotoMovie, let file = try? Data(contentsOf: url),
-            let found = file.range(of: movie, options: .backwards),
+        if let movie = motionPhotoMovie, let offset = offset(of: movie, in: url),
             let summary = try? MovieInspector.inspect(Array(movie), name: "\(url.path) (Motion Photo movie)")
         {
-            let timestamp = xmp.flatMap { try? XMPPacket($0).value(.motionPhotoPresentationTimestampUs) }.flatMap { Int64($0) }
-            report.motionPhoto = EmbeddedMovie(offset: found.lowerBound, length: movie.count, presentationTimestampUs: timestamp, movie: summary)
+            let timestamp = xmp.flatMap(MotionPhotoXMP.presentationMicroseconds)
+            report.motionPhoto = EmbeddedMovie(offset: offset, length: movie.count, presentationTimestampUs: timestamp, movie: summary)
         }
         return report
     }
 
+    /// Where `movie` starts in the file: at the end, where cameras and
+    /// Mattebox put it (one read of its first bytes), else found by reading
+    /// the file in chunks, as a tool that rewrote the file may have moved it.
+    /// The file is never read whole.
+    static func offset(of movie: Data, in url: URL) -> Int? {
+        guard !movie.isEmpty, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size >= UInt64(movie.count) else { return nil }
+        let probe = movie.prefix(64)
+        let atEnd = size - UInt64(movie.count)
+        if (try? handle.seek(toOffset: atEnd)) != nil, (try? handle.read(upToCount: probe.count)) == probe { return Int(atEnd) }
+        // Chunks overlap by the probe's length, so a probe across a boundary is found.
+        let chunk = 1 << 20
+        var start: UInt64 = 0
+        while start < size, (try? handle.seek(toOffset: start)) != nil, let bytes = try? handle.read(upToCount: chunk + probe.count) {
+            if let found = bytes.range(of: probe) { return Int(start) + (found.lowerBound - bytes.startIndex) }
+            if bytes.count < chunk + probe.count { return nil }
+            start += UInt64(chunk)
+        }
+        return nil
+    }
+
     /// The movie beside a still with its name (IMG_0001.HEIC and IMG_0001.MOV, as iPhones write them).
-    static func sibling(of still: URL) -> URL? {
+    package static func sibling(of still: URL) -> URL? {
         let folder = still.deletingLastPathComponent()
         return LivePhotoMovies(folder: folder).movie(for: still.lastPathComponent).map { folder.appendingPathComponent($0) }
     }
 
-    var lines: [String] {
+    package var lines: [String] {
         var lines: [String] = []
         if let contentIdentifier {
             lines.append("Live Photo: content identifier \(contentIdentifier) (Apple maker note)")
@@ -76,22 +95,5 @@ struct LivePhotoInspection: Encodable {
             lines.append(text)
         }
         return lines
-    }
-}
-
-/// A movie as `inspect` shows it.
-enum MovieInspectionText {
-    static func render(_ summary: MovieSummary, path: String, bytes: Int) -> String {
-        var lines = ["\(path) (\(bytes) bytes; movie)"]
-        lines.append(String(format: "duration: %.3f s", summary.duration) + (summary.fragmented ? " (fragmented)" : ""))
-        if let cut = summary.cutOffAt {
-            lines.append("cut off: the file ends inside a box at byte \(cut) (a recording that was not finished?); frames and length are those of the whole fragments before it")
-        }
-        if let coding = summary.videoCoding {
-            lines.append("video: \(coding), \(summary.videoFrames ?? 0) frames")
-        }
-        if let identifier = summary.contentIdentifier { lines.append("Live Photo: content identifier \(identifier)") }
-        if let still = summary.stillImageTime { lines.append(String(format: "still image time: %.3f s", still)) }
-        return lines.joined(separator: "\n")
     }
 }

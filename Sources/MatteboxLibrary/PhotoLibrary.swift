@@ -3,6 +3,7 @@ import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
 import MatteboxMovie
+import MatteboxPairedMedia
 import MatteboxRuntime
 import Synchronization
 
@@ -18,40 +19,40 @@ import Synchronization
 /// Movies are listed too (recordings), except a Live Photo's movie, which
 /// belongs to the still with its name (`IMG.mov` beside `IMG.heic` or
 /// `IMG.MP.jpg`): it is shown, trashed and restored with it.
-final class PhotoLibrary: Sendable {
+package final class PhotoLibrary: Sendable {
     /// One photo as the page lists it.
-    struct Item: Codable, Sendable, Equatable {
-        var id: String
-        var bytes: Int64
-        var modified: Date
-        var width: Int?
-        var height: Int?
+    package struct Item: Codable, Sendable, Equatable {
+        package var id: String
+        package var bytes: Int64
+        package var modified: Date
+        package var width: Int?
+        package var height: Int?
         /// Auxiliary images the viewer can lay over the photo (depth, mattes).
-        var auxiliary: [String]
-        var problem: String?
+        package var auxiliary: [String]
+        package var problem: String?
         /// "photo" or "movie".
-        var kind = Kind.photo
+        package var kind = Kind.photo
         /// A movie's length in seconds.
-        var duration: Double?
+        package var duration: Double?
         /// A Motion Photo: the movie is inside the file.
-        var motionPhoto: Bool?
+        package var motionPhoto: Bool?
         /// The Live Photo movie beside the still (its file name), found at each listing.
-        var livePhotoMovie: String?
+        package var livePhotoMovie: String?
 
-        enum Kind: String, Codable, Sendable { case photo, movie }
+        package enum Kind: String, Codable, Sendable { case photo, movie }
     }
 
     private struct Index: Codable {
         var items: [String: Item] = [:]
     }
 
-    let folder: URL
+    package let folder: URL
     private let stateFolder: URL
     private let trashFolder: URL
     private let index = Mutex(Index())
-    static var photoExtensions: Set<String> { ImageContainers.photoExtensions }
+    package static var photoExtensions: Set<String> { ImageContainers.photoExtensions }
 
-    init(folder: URL) throws {
+    package init(folder: URL) throws {
         self.folder = folder.standardizedFileURL
         stateFolder = self.folder.appendingPathComponent(".mattebox", isDirectory: true)
         trashFolder = self.folder.appendingPathComponent(".trash", isDirectory: true)
@@ -70,10 +71,10 @@ final class PhotoLibrary: Sendable {
     // MARK: Listing
 
     /// The photos in the folder, newest first; files new or changed since the index was written are read now.
-    func items() -> [Item] { list(in: folder, indexed: true) }
+    package func items() -> [Item] { list(in: folder, indexed: true) }
 
     /// The photos in the trash, newest first.
-    func trashed() -> [Item] { list(in: trashFolder, indexed: false) }
+    package func trashed() -> [Item] { list(in: trashFolder, indexed: false) }
 
     private func list(in directory: URL, indexed: Bool) -> [Item] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -148,11 +149,11 @@ final class PhotoLibrary: Sendable {
 
     // MARK: Files
 
-    static func isPhotoName(_ name: String) -> Bool {
+    package static func isPhotoName(_ name: String) -> Bool {
         !name.hasPrefix(".") && photoExtensions.contains((name as NSString).pathExtension.lowercased())
     }
 
-    static func isLibraryName(_ name: String) -> Bool { isPhotoName(name) || LivePhotoMovies.isMovieName(name) }
+    package static func isLibraryName(_ name: String) -> Bool { isPhotoName(name) || LivePhotoMovies.isMovieName(name) }
 
     /// A regular file's size and modification time; nil for anything else (links, folders, FIFOs).
     private static func plainFile(_ url: URL) -> (bytes: Int64, modified: Date)? {
@@ -163,7 +164,7 @@ final class PhotoLibrary: Sendable {
     }
 
     /// The file behind a library id, or an error a client may see (the id is never trusted).
-    func file(_ id: String, inTrash: Bool = false) throws -> URL {
+    package func file(_ id: String, inTrash: Bool = false) throws -> URL {
         guard Self.isLibraryName(id), !id.contains("/"), !id.contains("\0"), id != "..", id.count <= 255 else {
             throw LibraryError.notFound(id)
         }
@@ -178,14 +179,14 @@ final class PhotoLibrary: Sendable {
         return [UInt8]((try? handle.read(upToCount: 256)) ?? Data())
     }
 
-    func photo(_ id: String) throws -> Photo {
+    package func photo(_ id: String) throws -> Photo {
         guard Self.isPhotoName(id) else { throw LibraryError.notFound(id) }
         let url = try file(id)
         do { return try ImageDecoder.decodePhoto(at: url) } catch { throw LibraryError.unreadable(id, "\(error)") }
     }
 
     /// A JPEG thumbnail, made once per version of the file and kept in `.mattebox/thumbnails`.
-    func thumbnail(_ id: String) throws -> Data {
+    package func thumbnail(_ id: String) throws -> Data {
         guard Self.isPhotoName(id) else { throw LibraryError.notFound(id) }
         let url = try file(id)
         guard let info = Self.plainFile(url) else { throw LibraryError.notFound(id) }
@@ -202,7 +203,7 @@ final class PhotoLibrary: Sendable {
 
     /// An auxiliary image laid over the photo, as `inspect --sheet` draws it, as PNG;
     /// for "primary", the photo itself (upright, at most 1024 px).
-    func overlay(_ id: String, role: String) throws -> Data {
+    package func overlay(_ id: String, role: String) throws -> Data {
         let photo = try self.photo(id)
         if role == "primary" {
             return try ImageEncoder.encode(try ContactSheet.thumbnail(photo, longSide: 1024, storedThumbnail: false), as: .jpeg, quality: 88)
@@ -212,14 +213,14 @@ final class PhotoLibrary: Sendable {
     }
 
     /// Where a library entry's movie is, as the viewer plays it.
-    enum Movie {
+    package enum Movie {
         /// A movie file: the entry itself, or a still's Live Photo movie beside it.
         case file(URL, type: String)
         /// A Motion Photo's movie, inside the still.
         case embedded(Data)
     }
 
-    func movie(_ id: String) throws -> Movie {
+    package func movie(_ id: String) throws -> Movie {
         let url = try file(id)
         let movie = LivePhotoMovies.isMovieName(id) ? url : LivePhotoMovies(folder: folder).movie(for: id).map { folder.appendingPathComponent($0) }
         if let movie, Self.plainFile(movie) != nil {
@@ -232,13 +233,13 @@ final class PhotoLibrary: Sendable {
     // MARK: Trash
 
     /// Moves a photo (with its Live Photo movie) or a movie to the trash (never deletes it).
-    func trash(_ id: String) throws {
+    package func trash(_ id: String) throws {
         try moveWithMovie(id, from: folder, to: trashFolder, clash: "\(id) is already in the trash; restore or empty it first")
         _ = items()
     }
 
     /// Moves a photo (with its Live Photo movie) back from the trash, refusing to replace a file of the same name.
-    func restore(_ id: String) throws {
+    package func restore(_ id: String) throws {
         try moveWithMovie(id, from: trashFolder, to: folder, clash: "a photo named \(id) is in the library already")
     }
 
@@ -259,25 +260,6 @@ final class PhotoLibrary: Sendable {
         // rename(2) within one folder tree: atomic, never a copy and delete.
         guard rename(source.path, target.path) == 0 else {
             throw MatteboxError("cannot move \(source.path) to \(target.path): \(String(cString: strerror(errno)))")
-        }
-    }
-}
-
-/// What a library request can go wrong with, as the client sees it.
-enum LibraryError: Error, CustomStringConvertible {
-    case notFound(String)
-    case unreadable(String, String)
-    case noAuxiliary(String, String)
-    case noMovie(String)
-    case conflict(String)
-
-    var description: String {
-        switch self {
-        case .notFound(let id): return "no photo \(id) in the library"
-        case .unreadable(let id, let why): return "\(id) cannot be read: \(why)"
-        case .noAuxiliary(let id, let role): return "\(id) has no \(role) image"
-        case .noMovie(let id): return "\(id) has no movie (not a Live Photo)"
-        case .conflict(let why): return why
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxPipeline
 import MatteboxRuntime
 
 extension ContentHash {
