@@ -253,6 +253,15 @@ let package = Package(
                 "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2", "MatteboxMovie",
             ]),
         .testTarget(
+            name: "MatteboxServerTests",
+            dependencies: [
+                "MatteboxServer", "MatteboxLibrary", "MatteboxPairedMedia", "MatteboxMovie", "MatteboxPluginHost", "MatteboxTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        .testTarget(
             name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxISOBMFF", "MatteboxTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -117,11 +117,13 @@ package struct AccessPolicy: Sendable {
 }
 
 /// Applies the access policy to every request; `?token=` on a page request sets the cookie and drops it from the address.
-struct AccessMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+package struct AccessMiddleware: RouterMiddleware {
+    package typealias Context = AppRequestContext
     let policy: AccessPolicy
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package init(policy: AccessPolicy) { self.policy = policy }
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let (status, message) = policy.refusal(request, peer: context.remoteAddress) {
             Log.emit(.info, "refused \(request.method) \(request.uri.path) from \(context.remoteAddress?.ipAddress ?? "?"): \(message)")
             return try JSONReply.error(status, message)

@@ -46,9 +46,7 @@ package final class CameraApp: Sendable {
     let cameras: [CameraDevice]
     let preview: PreviewHub
     let events: EventHub
-    let library: PhotoLibrary
-    /// The viewer's Portrait control (re-render at screen size, save a copy).
-    let studio: PortraitStudio
+    let library: LibraryRoutes
     package let policy: AccessPolicy
     /// The auxiliary images the pipeline makes (the page hides toggles for the rest).
     let deliverableRoles: Set<ImageRole>
@@ -63,14 +61,14 @@ package final class CameraApp: Sendable {
     ) throws {
         self.configuration = configuration
         self.cameras = cameras
-        library = try PhotoLibrary(folder: configuration.library)
-        studio = PortraitStudio(registry: registry, library: library)
+        let folder = try PhotoLibrary(folder: configuration.library)
+        library = LibraryRoutes(library: folder, registry: registry)
         let delivery = try CaptureService.makeDelivery(
-            pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: library.folder, format: nil))
+            pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: folder.folder, format: nil))
         deliverableRoles = Set(delivery.runner?.pipeline.stages.flatMap { $0.plugin.outputs.map(\.role) } ?? [])
         self.pipeline = delivery.runner?.pipeline
         session = try CaptureSession(
-            cameras: cameras, camera: camera, delivery: delivery, movieOutput: MovieFileOutput(directory: library.folder),
+            cameras: cameras, camera: camera, delivery: delivery, movieOutput: MovieFileOutput(directory: folder.folder),
             pressureMonitor: pressureMonitor)
         preview = PreviewHub(maximumViewers: configuration.maximumViewers)
         events = EventHub(maximumListeners: configuration.maximumEventListeners)
@@ -127,7 +125,7 @@ package final class CameraApp: Sendable {
         router.add(middleware: AccessMiddleware(policy: policy))
         addPageRoutes(to: router)
         addSessionRoutes(to: router)
-        addLibraryRoutes(to: router)
+        library.add(to: router)
         let requestTimeout = configuration.requestTimeout
         let application = Application(
             router: router,

@@ -2,11 +2,24 @@ import Foundation
 import MatteboxImageIO
 import Hummingbird
 import MatteboxLibrary
+import MatteboxPluginHost
 import NIOCore
 
-extension CameraApp {
-    /// The library: listing, thumbnails, overlays, download, trash and restore.
-    func addLibraryRoutes(to router: Router<AppRequestContext>) {
+/// The library's routes: listing, thumbnails, overlays, download (whole or a
+/// byte range), Live and Motion Photo movies, the Portrait control, trash and
+/// restore, over a `PhotoLibrary`. Apart from the camera's routes, so they can
+/// be served and tested without a camera.
+package struct LibraryRoutes: Sendable {
+    let library: PhotoLibrary
+    /// The viewer's Portrait control (re-render at screen size, save a copy).
+    let studio: PortraitStudio
+
+    package init(library: PhotoLibrary, registry: PluginRegistry) {
+        self.library = library
+        studio = PortraitStudio(registry: registry, library: library)
+    }
+
+    package func add(to router: Router<AppRequestContext>) {
         let library = self.library
         router.get("/api/library") { _, _ in try JSONReply.ok(["photos": library.items()]) }
         router.get("/api/trash") { _, _ in try JSONReply.ok(["photos": library.trashed()]) }
@@ -33,7 +46,7 @@ extension CameraApp {
             do { url = try library.file(id) } catch { return try Self.answer { throw error } }
             let type = ImageContainers.mimeType(ofFileNamed: id)
             let safeName = id.filter { $0.isASCII && $0 != "\"" && $0 != "\\" }
-            return try await Self.ranged(
+            return try await RangedResponse.make(
                 .file(url), type: type, headers: [.contentDisposition: "attachment; filename=\"\(safeName)\""],
                 request: request, context: context)
         }
@@ -43,9 +56,9 @@ extension CameraApp {
             let cache: HTTPFields = [.cacheControl: "private, max-age=60"]
             switch movie {
             case .file(let url, let type):
-                return try await Self.ranged(.file(url), type: type, headers: cache, request: request, context: context)
+                return try await RangedResponse.make(.file(url), type: type, headers: cache, request: request, context: context)
             case .embedded(let data):
-                return try await Self.ranged(.bytes(data), type: "video/mp4", headers: cache, request: request, context: context)
+                return try await RangedResponse.make(.bytes(data), type: "video/mp4", headers: cache, request: request, context: context)
             }
         }
         // The Portrait control: a render at screen size while the slider moves, and a full-size copy.

@@ -2,17 +2,24 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-extension CameraApp {
-    /// A file from disk, or bytes already in memory, sent whole or in the one part the
-    /// request's `Range` asks for. Files are streamed in chunks, so a long recording is never
-    /// held in memory, and the browser can seek in it.
-    enum RangedSource {
+/// A file from disk, or bytes already in memory, sent whole or in the one part the
+/// request's `Range` asks for. Files are streamed in chunks by Hummingbird's `FileIO`,
+/// so a long recording is never held in memory, and the browser can seek in it.
+///
+/// Why not Hummingbird's `FileMiddleware`, which answers Range, If-Range and ETag
+/// itself: it serves a folder tree by URL path, while the library serves files by
+/// id after its own checks (plain files only, never a link, the trash apart); it
+/// reads `bytes=-500` as the first 501 bytes rather than the last 500 (RFC 9110
+/// §14.1.2); a range that starts past the end gets no 416 from it; and a Motion
+/// Photo's movie is bytes inside a still, not a file. `ByteRange` (fuzzed) does the parsing.
+enum RangedResponse {
+    enum Source {
         case file(URL)
         case bytes(Data)
     }
 
-    static func ranged(
-        _ source: RangedSource, type: String, headers extra: HTTPFields = [:], request: Request, context: AppRequestContext
+    static func make(
+        _ source: Source, type: String, headers extra: HTTPFields = [:], request: Request, context: AppRequestContext
     ) async throws -> Response {
         let size: Int
         switch source {
@@ -40,7 +47,7 @@ extension CameraApp {
     }
 
     private static func body(
-        _ source: RangedSource, _ part: ClosedRange<Int>, size: Int, _ context: AppRequestContext
+        _ source: Source, _ part: ClosedRange<Int>, size: Int, _ context: AppRequestContext
     ) async throws -> ResponseBody {
         guard size > 0 else { return ResponseBody() }
         switch source {
