@@ -92,7 +92,7 @@ let package = Package(
             dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxMetadata", "CVipsShim", "CTurboJPEG"]),
         .target(
             name: "MatteboxPluginHost",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "CMatteboxPluginABI"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "CMatteboxPluginABI"]),
         .target(
             name: "MatteboxPipeline",
             dependencies: [
@@ -110,7 +110,7 @@ let package = Package(
         // Sources of photos: cameras (V4L2 real, emulated, replay) and the capture session.
         .target(
             name: "MatteboxCapture",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "CV4L2", "Yams"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "CV4L2", "Yams"]),
         // Movies: camera frames to H.264/HEVC in MP4 or MOV (FFmpeg), Live Photo movies and Motion Photos.
         .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"]),
         // Paired media: a still and what pairs with it (a Live Photo's movie, a Motion Photo's
@@ -125,7 +125,7 @@ let package = Package(
             name: "MatteboxCaptureService",
             dependencies: [
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
-                "MatteboxRuntime", "MatteboxMovie", "MatteboxPairedMedia", "MatteboxHEIF",
+                "MatteboxRuntime", "MatteboxMovie", "MatteboxPairedMedia", "MatteboxHEIF", "MatteboxImageIO",
             ]),
         // The photo library: one folder's photos and movies, their index, thumbnails, overlays and trash.
         .target(
@@ -224,7 +224,7 @@ let package = Package(
             dependencies: ["MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPluginHostTests",
-            dependencies: ["MatteboxPluginHost", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxPluginHost", "MatteboxPipeline", "MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPipelineTests",
             dependencies: [

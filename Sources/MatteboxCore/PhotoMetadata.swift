@@ -18,6 +18,9 @@ package struct PhotoMetadata: Sendable {
     /// The coded form each image was decoded from, by role (`primary` too),
     /// for writers that pass unchanged images through.
     package var codedOrigins: [ImageRole: CodedOrigin] = [:]
+    /// The container the photo was read from ("jpeg", "png", "heic", ...), as
+    /// plugins read `input.format`; nil for a capture.
+    package var inputFormat: String?
     /// How stages asked for this photo to be written.
     package var output = OutputRequest()
     /// The movie a Google Motion Photo carries after its JPEG (its XMP says

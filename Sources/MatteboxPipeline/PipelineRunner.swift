@@ -48,7 +48,7 @@ package final class PipelineRunner: Sendable {
             let clock = ContinuousClock.now
             let counted = PeakMemory.reset()
             do {
-                try instance.process(&photo)
+                try instance.process(&photo, services: ImageIOPhotoServices())
                 try checkOutputs(of: stage, in: photo)
                 reports.append(StageReport(
                     plugin: stage.plugin.id, status: .ok, seconds: clock.secondsSince, message: nil,

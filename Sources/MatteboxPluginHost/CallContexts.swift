@@ -38,10 +38,15 @@ class StringArena {
 
 final class PhotoContext: StringArena, OpaqueHandle {
     var photo: Photo
+    /// What the services do to pixels and formats.
+    let services: any PhotoServices
     /// The last failure of a host service, reported when the plugin gives no message.
     var lastServiceError: String?
 
-    init(photo: Photo) { self.photo = photo }
+    init(photo: Photo, services: any PhotoServices) {
+        self.photo = photo
+        self.services = services
+    }
 }
 
 final class ParameterContext: StringArena, OpaqueHandle {

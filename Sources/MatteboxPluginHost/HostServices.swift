@@ -1,7 +1,6 @@
 import CMatteboxPluginABI
 import Foundation
 import MatteboxCore
-import MatteboxImageIO
 import MatteboxRuntime
 
 /// The `mbx_host_api` table every plugin receives: logging, errors, parameters,
@@ -129,7 +128,7 @@ enum HostServices {
                     return MBX_ERR_INVALID_ARGUMENT
                 }
                 do {
-                    try context.photo.apply(operation)
+                    try context.services.apply(operation, to: &context.photo)
                     return MBX_OK
                 } catch {
                     context.lastServiceError = "transform: \(error)"
@@ -140,7 +139,7 @@ enum HostServices {
         api.crop = { photo, x, y, width, height in
             HostServices.withPhoto(photo) { context in
                 do {
-                    try context.photo.crop(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+                    try context.services.crop(&context.photo, x: Int(x), y: Int(y), width: Int(width), height: Int(height))
                     return MBX_OK
                 } catch {
                     context.lastServiceError = "crop: \(error)"
@@ -166,7 +165,7 @@ enum HostServices {
             guard let value else { return MBX_ERR_INVALID_ARGUMENT }
             let text = String(cString: value)
             return HostServices.metadata(photo, key) { context, key in
-                try MetadataAccess.setString(key, text, on: &context.photo)
+                try MetadataAccess.setString(key, text, on: &context.photo, services: context.services)
             }
         }
         api.remove_metadata = { photo, key in

@@ -1,5 +1,4 @@
 import MatteboxCore
-import MatteboxImageIO
 
 /// The metadata keys plugins read and write through the host (`MBX_META_*`),
 /// mapped onto the Photo model. One table, so the C ABI and the Swift side can
@@ -65,9 +64,8 @@ enum MetadataAccess {
         case "output.format": value = metadata.output.format
         case "output.encoderPreset": value = metadata.output.encoderPreset
         case "input.format":
-            // The container the primary's coded pixels came in, by its first bytes (absent for a capture).
-            let header = Array((metadata.codedOrigins[.primary]?.file.bytes ?? []).prefix(64))
-            value = header.isEmpty ? nil : ImageContainers.container(recognizing: header)?.name
+            // The container the photo was read from (absent for a capture).
+            value = metadata.inputFormat
         case _ where key.hasPrefix(notePrefix): value = metadata.notes[String(key.dropFirst(notePrefix.count))]
         default: throw .notFound
         }
@@ -75,7 +73,7 @@ enum MetadataAccess {
         return value
     }
 
-    static func setString(_ key: String, _ value: String, on photo: inout Photo) throws(Failure) {
+    static func setString(_ key: String, _ value: String, on photo: inout Photo, services: any PhotoServices) throws(Failure) {
         switch key {
         case "capture.position":
             guard let position = CameraPosition(rawValue: value) else {
@@ -90,10 +88,10 @@ enum MetadataAccess {
             }
             photo.metadata.capture.quality = quality
         case "output.format":
-            guard let format = OutputFormat(rawValue: value) else {
-                throw .invalid("output.format must be \(ImageContainers.writableNames), not \(value)")
+            guard let format = services.writableFormat(named: value) else {
+                throw .invalid("output.format must be \(services.writableFormatNames), not \(value)")
             }
-            photo.metadata.output.format = format.rawValue
+            photo.metadata.output.format = format
         case "output.encoderPreset":
             guard OutputRequest.encoderPresets.contains(value) else {
                 throw .invalid(

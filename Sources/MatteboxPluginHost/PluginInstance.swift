@@ -38,10 +38,11 @@ package final class PluginInstance: @unchecked Sendable {
 
     deinit { descriptor.pointee.destroy!(handle) }
 
-    /// Runs the plugin on the photo in place; on failure the photo is left as the
-    /// plugin left it, so callers that must roll back keep a copy.
-    package func process(_ photo: inout Photo) throws {
-        let context = PhotoContext(photo: photo)
+    /// Runs the plugin on the photo in place, its pixel and format requests done
+    /// by `services`; on failure the photo is left as the plugin left it, so
+    /// callers that must roll back keep a copy.
+    package func process(_ photo: inout Photo, services: any PhotoServices) throws {
+        let context = PhotoContext(photo: photo, services: services)
         let call = CallContext(pluginID: description.id)
         let status: mbx_status
         if description.threadSafety == .concurrent {

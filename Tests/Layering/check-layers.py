@@ -30,7 +30,10 @@ LAYERS = [
     "MatteboxEvaluation", "MatteboxCapture", "MatteboxCaptureService", "MatteboxLibrary", "MatteboxServer", "mattebox",
 ]
 FORBIDDEN = {
-    "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation", "MatteboxMovie"},
+    # A source reads cameras; pictures and codecs reach it through seams (ReplayPictureCodec, MovieOutput, PhotoDelivery).
+    "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation", "MatteboxMovie", "MatteboxImageIO", "MatteboxHEIF"},
+    # The plugin host is the ABI: pixels and formats reach it through PhotoServices, never a codec.
+    "MatteboxPluginHost": {"MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxPairedMedia"},
     "MatteboxPipeline": {"MatteboxCapture", "MatteboxCaptureService", "MatteboxBatch"},
     "MatteboxBatch": {"MatteboxCapture", "MatteboxCaptureService"},
     # The library is a folder of photos: no camera, no pipeline, no HTTP.

@@ -1,6 +1,7 @@
 import CV4L2
 import Foundation
 import MatteboxCapture
+import MatteboxCaptureService
 import MatteboxCore
 import Testing
 
@@ -35,7 +36,7 @@ enum NumberedPictures {
                 EmulatedFormat(fourcc: fourcc == .mjpeg ? .yuyv : .mjpeg, sizes: [FrameSize(width: 320, height: 240)]),
             ],
             orientation: position, sensorRotation: rotation,
-            frames: ReplayFrames(pictures: make(pictures), framesPerPicture: framesPerPicture))
+            frames: ReplayFrames(pictures: make(pictures), codec: ImageIOReplayPictureCodec(), framesPerPicture: framesPerPicture))
     }
 }
 

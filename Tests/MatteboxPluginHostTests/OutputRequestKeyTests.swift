@@ -1,4 +1,6 @@
 import MatteboxCore
+import MatteboxImageIO
+import MatteboxPipeline
 import MatteboxTestSupport
 import Testing
 
@@ -9,8 +11,8 @@ import Testing
     var photo = Photo(primary: TestImages.pattern())
 
     @Test mutating func validValuesReachTheOutputRequest() throws {
-        try MetadataAccess.setString("output.format", "heic", on: &photo)
-        try MetadataAccess.setString("output.encoderPreset", "slow", on: &photo)
+        try MetadataAccess.setString("output.format", "heic", on: &photo, services: ImageIOPhotoServices())
+        try MetadataAccess.setString("output.encoderPreset", "slow", on: &photo, services: ImageIOPhotoServices())
         try MetadataAccess.setInteger("output.quality", 60, on: &photo)
         try MetadataAccess.setInteger("output.thumbnailSize", 0, on: &photo)
         #expect(photo.metadata.output.format == "heic")
@@ -22,11 +24,24 @@ import Testing
     }
 
     @Test mutating func badValuesAreRefusedWithTheChoices() {
-        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setString("output.format", "gif", on: &photo) }
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setString("output.format", "gif", on: &photo, services: ImageIOPhotoServices()) }
         #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setInteger("output.quality", 0, on: &photo) }
-        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setString("output.encoderPreset", "placebo", on: &photo) }
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.setString("output.encoderPreset", "placebo", on: &photo, services: ImageIOPhotoServices()) }
         #expect(photo.metadata.output == OutputRequest())
         // Unset keys read as absent, not as a default.
         #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.integer("output.quality", of: photo) }
+    }
+}
+
+/// `input.format`: the container the photo was read from, whatever it is, and absent for a photo made in memory (a capture).
+@Suite struct InputFormatKeyTests {
+    @Test func namesTheContainerTheFileWasReadFrom() throws {
+        let folder = try TestEnvironment.scratchDirectory("input-format")
+        let png = folder.appendingPathComponent("a.png")
+        try TestImages.writePhoto(to: png, orientation: 1)
+        #expect(try MetadataAccess.string("input.format", of: try ImageDecoder.decodePhoto(at: png)) == "png")
+        let jpeg = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg")
+        #expect(try MetadataAccess.string("input.format", of: try ImageDecoder.decodePhoto(at: jpeg)) == "jpeg")
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.string("input.format", of: Photo(primary: TestImages.pattern())) }
     }
 }

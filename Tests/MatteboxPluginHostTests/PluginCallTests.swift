@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxRuntime
 import MatteboxTestSupport
@@ -23,7 +24,7 @@ import Testing
         let instance = try plugins.instantiate("org.mattebox.samples.invert", parameters: [:])
         let original = TestImages.pattern()
         var photo = Photo(primary: original.copy())
-        try instance.process(&photo)
+        try instance.process(&photo, services: ImageIOPhotoServices())
         for (x, y) in [(0, 0), (17, 9), (47, 31)] {
             for channel in 0..<3 {
                 #expect(photo.primary.sample(x: x, y: y, channel: channel) == 255 - original.sample(x: x, y: y, channel: channel))
@@ -31,7 +32,7 @@ import Testing
         }
         let half = try plugins.instantiate("org.mattebox.samples.invert", parameters: ["amount": .double(0)])
         var untouched = Photo(primary: original.copy())
-        try half.process(&untouched)
+        try half.process(&untouched, services: ImageIOPhotoServices())
         #expect(untouched.primary.hasSamePixels(as: original))
     }
 
@@ -39,10 +40,10 @@ import Testing
         let plugins = try registry(compiling: [TestEnvironment.fixtures.appendingPathComponent("plugins/fail_on_narrow.c")])
         let instance = try plugins.instantiate("org.mattebox.tests.fail-on-narrow", parameters: ["min-width": .int(40)])
         var narrow = Photo(primary: TestImages.pattern(width: 30, height: 20))
-        let error = #expect(throws: MatteboxError.self) { try instance.process(&narrow) }
+        let error = #expect(throws: MatteboxError.self) { try instance.process(&narrow, services: ImageIOPhotoServices()) }
         #expect(error?.message == "plugin org.mattebox.tests.fail-on-narrow failed (unsupported format): photo is 30 px wide, narrower than 40")
         var wide = Photo(primary: TestImages.pattern(width: 48, height: 20))
-        try instance.process(&wide)
+        try instance.process(&wide, services: ImageIOPhotoServices())
         #expect(wide.auxiliary[ImageRole("org.mattebox.tests.seen")]?.width == 4)
     }
 

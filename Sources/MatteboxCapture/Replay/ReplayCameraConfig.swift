@@ -65,13 +65,14 @@ package struct ReplayCameraConfig: Codable, Sendable {
         Camera(name: "Replay colour bars", position: .back, rotation: 0, images: [], framesPerPicture: 15)
     ])
 
-    /// The replay cameras, plugged into one emulated V4L2 bus at `replay/N`.
-    package func makeCameras() throws -> [CameraDevice] {
+    /// The replay cameras, plugged into one emulated V4L2 bus at `replay/N`,
+    /// their pictures read and coded by `codec`.
+    package func makeCameras(codec: any ReplayPictureCodec) throws -> [CameraDevice] {
         let bus = EmulatedV4L2()
         var devices: [CameraDevice] = []
         for (index, camera) in cameras.enumerated() {
             let path = "replay/\(index)"
-            bus.add(try spec(for: camera), at: path)
+            bus.add(try spec(for: camera, codec: codec), at: path)
             let slug = camera.name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
             guard let device = CameraDiscovery.describe(
                 path: path, io: bus, stableID: "replay/" + String(slug), sysfs: nil, isReplay: true)
@@ -81,15 +82,15 @@ package struct ReplayCameraConfig: Codable, Sendable {
         return devices
     }
 
-    private func spec(for camera: Camera) throws -> EmulatedCameraSpec {
+    private func spec(for camera: Camera, codec: any ReplayPictureCodec) throws -> EmulatedCameraSpec {
         let frames: ReplayFrames
         if camera.images.isEmpty {
-            frames = .colourBars()
+            frames = .colourBars(codec: codec)
         } else {
             let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let urls = camera.images.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : base.appendingPathComponent($0) }
             frames = try ReplayFrames(
-                contentsOf: urls, framesPerPicture: camera.framesPerPicture ?? 30, sensorRotation: camera.rotation ?? 0)
+                contentsOf: urls, codec: codec, framesPerPicture: camera.framesPerPicture ?? 30, sensorRotation: camera.rotation ?? 0)
         }
         guard let fourcc = FourCC(camera.format ?? "MJPG"), [FourCC.mjpeg, .yuyv].contains(fourcc) else {
             throw MatteboxError("replay camera \(camera.name): format must be MJPG or YUYV, not \(camera.format ?? "")")

@@ -1,6 +1,5 @@
 import Foundation
 import MatteboxCore
-import MatteboxImageIO
 import MatteboxRuntime
 
 /// Still pictures played as a camera's frames, the way libcamera's virtual
@@ -19,6 +18,7 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     }
 
     private let pictures: [PixelImage]
+    private let codec: any ReplayPictureCodec
     /// How many consecutive frames show the same picture.
     package let framesPerPicture: Int
     private var renderings: [Key: [UInt8]] = [:]
@@ -26,18 +26,21 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
 
     /// `sensorRotation`: the camera claims a sensor mounted at this many degrees,
     /// so pictures are sent turned clockwise by it (turning them back makes them upright).
-    package init(pictures: [PixelImage], framesPerPicture: Int = 1, sensorRotation: Int = 0) {
+    package init(pictures: [PixelImage], codec: any ReplayPictureCodec, framesPerPicture: Int = 1, sensorRotation: Int = 0) {
         precondition(!pictures.isEmpty, "a replay needs at least one picture")
-        let turn: GeometryTransform? = [90: .rotate90, 180: .rotate180, 270: .rotate270][((sensorRotation % 360) + 360) % 360]
+        let quarterTurns = (((sensorRotation % 360) + 360) % 360) / 90
         self.pictures = pictures.map { picture in
             let rgb = picture.converted(channels: 3, eightBit: true)
-            return turn.flatMap { try? ImageGeometry.apply($0, to: rgb) } ?? rgb
+            return quarterTurns == 0 ? rgb : (try? codec.turned(rgb, clockwiseQuarterTurns: quarterTurns)) ?? rgb
         }
+        self.codec = codec
         self.framesPerPicture = max(1, framesPerPicture)
     }
 
     /// Pictures from image files, or from every image in a folder (sorted by name).
-    package convenience init(contentsOf urls: [URL], framesPerPicture: Int = 1, sensorRotation: Int = 0) throws {
+    package convenience init(
+        contentsOf urls: [URL], codec: any ReplayPictureCodec, framesPerPicture: Int = 1, sensorRotation: Int = 0
+    ) throws {
         var files: [URL] = []
         for url in urls {
             var isFolder: ObjCBool = false
@@ -46,7 +49,7 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
             }
             if isFolder.boolValue {
                 let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-                files += names.filter { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                files += names.filter { codec.pictureExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
                     .map { url.appendingPathComponent($0) }
             } else {
                 files.append(url)
@@ -55,15 +58,13 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
         guard !files.isEmpty else {
             throw MatteboxError("\(urls.map(\.path).joined(separator: ", ")): no images for a replay camera")
         }
-        let pictures = try files.map { try ImageDecoder.decodePhoto(at: $0).displayedUpright().primary }
-        self.init(pictures: pictures, framesPerPicture: framesPerPicture, sensorRotation: sensorRotation)
+        let pictures = try files.map { try codec.uprightPicture(at: $0) }
+        self.init(pictures: pictures, codec: codec, framesPerPicture: framesPerPicture, sensorRotation: sensorRotation)
     }
-
-    static var imageExtensions: Set<String> { ImageContainers.photoExtensions }
 
     /// Colour bars with a bright band that moves a step per picture, for a
     /// camera that works with no files at all.
-    package static func colourBars(pictures count: Int = 8) -> ReplayFrames {
+    package static func colourBars(pictures count: Int = 8, codec: any ReplayPictureCodec) -> ReplayFrames {
         let bars: [(UInt8, UInt8, UInt8)] = [
             (235, 235, 235), (235, 235, 16), (16, 235, 235), (16, 235, 16), (235, 16, 235), (235, 16, 16), (16, 16, 235),
         ]
@@ -81,7 +82,7 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
             }
             return image
         }
-        return ReplayFrames(pictures: images, framesPerPicture: 15)
+        return ReplayFrames(pictures: images, codec: codec, framesPerPicture: 15)
     }
 
     package func payload(frame: Int, format: StreamFormat, look: FrameLook) throws -> [UInt8] {
@@ -96,11 +97,11 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     }
 
     private func render(_ picture: PixelImage, as key: Key) throws -> [UInt8] {
-        let image = try ImageGeometry.filled(picture, width: key.size.width, height: key.size.height)
+        let image = try codec.filled(picture, width: key.size.width, height: key.size.height)
         key.look.apply(to: image)
         switch key.fourcc {
         case .mjpeg, .jpeg:
-            return [UInt8](try ImageEncoder.encode(image, as: .jpeg, quality: 90))
+            return try codec.jpeg(image, quality: 90)
         case .yuyv:
             return Self.yuyv(image)
         default:

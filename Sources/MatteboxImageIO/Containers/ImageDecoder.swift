@@ -9,7 +9,10 @@ import MatteboxRuntime
 package enum ImageDecoder {
     package static func decodePhoto(at url: URL) throws -> Photo {
         try InputFile.checkReadable(url)
-        return try ImageContainers.reader(for: url).readPhoto(at: url)
+        let container = try ImageContainers.reader(for: url)
+        var photo = try container.readPhoto(at: url)
+        photo.metadata.inputFormat = container.name
+        return photo
     }
 
     /// Reads a single-channel image (a depth map or a matte) keeping its sample

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatteboxCapture
+import MatteboxCaptureService
 import MatteboxCore
 import MatteboxRuntime
 
@@ -29,10 +30,10 @@ struct CameraSources: ParsableArguments {
         var discovery = CameraDiscovery.fromEnvironment()
         discovery.positionOverrides = config?.positions ?? [:]
         var found = discovery.cameras()
-        found += try config?.makeCameras() ?? []
+        found += try config?.makeCameras(codec: ImageIOReplayPictureCodec()) ?? []
         if found.allSatisfy({ $0.problem != nil }) {
             let fallback = try Self.bundledConfig.map(ReplayCameraConfig.load) ?? ReplayCameraConfig.colourBars
-            found += try fallback.makeCameras()
+            found += try fallback.makeCameras(codec: ImageIOReplayPictureCodec())
         }
         return found
     }
