@@ -72,6 +72,103 @@ static int set_display_matrix(AVStream *stream, int rotation_degrees, int mirror
     return 0;
 }
 
+/// The H.264/HEVC encoder: 4:2:0, microsecond time base, no B-frames (presentation order is
+/// capture order, so timestamps stay monotonic), the preset and constant rate factor asked for.
+static int open_encoder(mbx_movie *movie, const AVCodec *codec, const mbx_movie_options *options, char *error,
+                        size_t error_size) {
+    double fps = options->frames_per_second > 0 ? options->frames_per_second : 30;
+    AVCodecContext *encoder = movie->encoder;
+    encoder->width = options->width;
+    encoder->height = options->height;
+    encoder->pix_fmt = AV_PIX_FMT_YUV420P;
+    encoder->time_base = (AVRational){1, 1000000};
+    encoder->framerate = av_d2q(fps, 1000);
+    encoder->gop_size = (int)(fps + 0.5);
+    encoder->max_b_frames = 0;
+    encoder->thread_count = options->threads;
+    encoder->color_range = AVCOL_RANGE_MPEG;
+    if (movie->format->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (options->preset) av_opt_set(encoder->priv_data, "preset", options->preset, 0);
+    char crf[16];
+    snprintf(crf, sizeof crf, "%d", options->crf);
+    av_opt_set(encoder->priv_data, "crf", crf, 0);
+    if (codec->id == AV_CODEC_ID_HEVC) av_opt_set(encoder->priv_data, "x265-params", "log-level=error", 0);
+    int code = avcodec_open2(encoder, codec, NULL);
+    if (code < 0) {
+        say_av(error, error_size, "cannot open the encoder", code);
+        return -1;
+    }
+    return 0;
+}
+
+/// The video stream: the encoder's parameters, `hvc1` for HEVC, a 90 kHz time base, the
+/// display matrix (rotation, mirroring) and the movie's metadata.
+static int set_up_stream(mbx_movie *movie, const AVCodec *codec, const mbx_movie_options *options,
+                         const char *const *metadata_keys, const char *const *metadata_values, int metadata_count,
+                         char *error, size_t error_size) {
+    int code = avcodec_parameters_from_context(movie->stream->codecpar, movie->encoder);
+    if (code < 0) {
+        say_av(error, error_size, "encoder parameters", code);
+        return -1;
+    }
+    // hvc1 (parameter sets in the sample entry) is what Apple's players accept.
+    if (codec->id == AV_CODEC_ID_HEVC) movie->stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    movie->stream->time_base = (AVRational){1, 90000};
+    movie->stream->avg_frame_rate = movie->encoder->framerate;
+    if ((code = set_display_matrix(movie->stream, options->rotation_degrees, options->mirrored)) < 0) {
+        say_av(error, error_size, "display matrix", code);
+        return -1;
+    }
+    for (int i = 0; i < metadata_count; i++) av_dict_set(&movie->format->metadata, metadata_keys[i], metadata_values[i], 0);
+    return 0;
+}
+
+/// What frames go through on their way in: FFmpeg's MJPEG decoder for MJPEG frames, and the
+/// 4:2:0 picture every frame is converted into.
+static int set_up_frames(mbx_movie *movie, const mbx_movie_options *options, char *error, size_t error_size) {
+    int code;
+    if (options->input == MBX_MOVIE_INPUT_MJPEG) {
+        const AVCodec *mjpeg = avcodec_find_decoder(AV_CODEC_ID_MJPEG);
+        movie->jpeg_decoder = mjpeg ? avcodec_alloc_context3(mjpeg) : NULL;
+        if (!movie->jpeg_decoder || (code = avcodec_open2(movie->jpeg_decoder, mjpeg, NULL)) < 0) {
+            say(error, error_size, "cannot open FFmpeg's MJPEG decoder");
+            return -1;
+        }
+    }
+    movie->picture->format = AV_PIX_FMT_YUV420P;
+    movie->picture->width = options->width;
+    movie->picture->height = options->height;
+    if ((code = av_frame_get_buffer(movie->picture, 0)) < 0) {
+        say_av(error, error_size, "frame buffer", code);
+        return -1;
+    }
+    return 0;
+}
+
+/// Opens the file and writes the header: metadata as `mdta` tags; a fragmented movie
+/// (a recording) has an empty moov and each finished fragment flushed to the file at once.
+static int write_header(mbx_movie *movie, const mbx_movie_options *options, char *error, size_t error_size) {
+    int code = avio_open(&movie->format->pb, options->path, AVIO_FLAG_WRITE);
+    if (code < 0) {
+        say_av(error, error_size, options->path, code);
+        return -1;
+    }
+    AVDictionary *muxer = NULL;
+    char flags[128] = "use_metadata_tags";
+    if (options->fragmented) strcat(flags, "+frag_keyframe+empty_moov+default_base_moof");
+    av_dict_set(&muxer, "movflags", flags, 0);
+    if (options->fragmented) movie->format->flags |= AVFMT_FLAG_FLUSH_PACKETS;
+    code = avformat_write_header(movie->format, &muxer);
+    if (code >= 0) avio_flush(movie->format->pb);
+    av_dict_free(&muxer);
+    if (code < 0) {
+        say_av(error, error_size, options->path, code);
+        return -1;
+    }
+    movie->header_written = 1;
+    return 0;
+}
+
 int mbx_movie_open(const mbx_movie_options *options, const char *const *metadata_keys,
                    const char *const *metadata_values, int metadata_count, mbx_movie **out,
                    char *error, size_t error_size) {
@@ -110,82 +207,12 @@ int mbx_movie_open(const mbx_movie_options *options, const char *const *metadata
         release(movie);
         return -1;
     }
-    double fps = options->frames_per_second > 0 ? options->frames_per_second : 30;
-    AVCodecContext *encoder = movie->encoder;
-    encoder->width = options->width;
-    encoder->height = options->height;
-    encoder->pix_fmt = AV_PIX_FMT_YUV420P;
-    encoder->time_base = (AVRational){1, 1000000};
-    encoder->framerate = av_d2q(fps, 1000);
-    encoder->gop_size = (int)(fps + 0.5);
-    encoder->max_b_frames = 0;  // presentation order is capture order: timestamps stay monotonic
-    encoder->thread_count = options->threads;
-    encoder->color_range = AVCOL_RANGE_MPEG;
-    if (movie->format->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    if (options->preset) av_opt_set(encoder->priv_data, "preset", options->preset, 0);
-    char crf[16];
-    snprintf(crf, sizeof crf, "%d", options->crf);
-    av_opt_set(encoder->priv_data, "crf", crf, 0);
-    if (codec->id == AV_CODEC_ID_HEVC) av_opt_set(encoder->priv_data, "x265-params", "log-level=error", 0);
-    if ((code = avcodec_open2(encoder, codec, NULL)) < 0) {
-        say_av(error, error_size, "cannot open the encoder", code);
+    if (open_encoder(movie, codec, options, error, error_size) < 0
+        || set_up_stream(movie, codec, options, metadata_keys, metadata_values, metadata_count, error, error_size) < 0
+        || set_up_frames(movie, options, error, error_size) < 0 || write_header(movie, options, error, error_size) < 0) {
         release(movie);
         return -1;
     }
-    if ((code = avcodec_parameters_from_context(movie->stream->codecpar, encoder)) < 0) {
-        say_av(error, error_size, "encoder parameters", code);
-        release(movie);
-        return -1;
-    }
-    // hvc1 (parameter sets in the sample entry) is what Apple's players accept.
-    if (codec->id == AV_CODEC_ID_HEVC) movie->stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
-    movie->stream->time_base = (AVRational){1, 90000};
-    movie->stream->avg_frame_rate = encoder->framerate;
-    if ((code = set_display_matrix(movie->stream, options->rotation_degrees, options->mirrored)) < 0) {
-        say_av(error, error_size, "display matrix", code);
-        release(movie);
-        return -1;
-    }
-    for (int i = 0; i < metadata_count; i++) av_dict_set(&movie->format->metadata, metadata_keys[i], metadata_values[i], 0);
-
-    if (options->input == MBX_MOVIE_INPUT_MJPEG) {
-        const AVCodec *mjpeg = avcodec_find_decoder(AV_CODEC_ID_MJPEG);
-        movie->jpeg_decoder = mjpeg ? avcodec_alloc_context3(mjpeg) : NULL;
-        if (!movie->jpeg_decoder || (code = avcodec_open2(movie->jpeg_decoder, mjpeg, NULL)) < 0) {
-            say(error, error_size, "cannot open FFmpeg's MJPEG decoder");
-            release(movie);
-            return -1;
-        }
-    }
-    movie->picture->format = AV_PIX_FMT_YUV420P;
-    movie->picture->width = options->width;
-    movie->picture->height = options->height;
-    if ((code = av_frame_get_buffer(movie->picture, 0)) < 0) {
-        say_av(error, error_size, "frame buffer", code);
-        release(movie);
-        return -1;
-    }
-
-    if ((code = avio_open(&movie->format->pb, options->path, AVIO_FLAG_WRITE)) < 0) {
-        say_av(error, error_size, options->path, code);
-        release(movie);
-        return -1;
-    }
-    AVDictionary *muxer = NULL;
-    char flags[128] = "use_metadata_tags";
-    if (options->fragmented) strcat(flags, "+frag_keyframe+empty_moov+default_base_moof");
-    av_dict_set(&muxer, "movflags", flags, 0);
-    // Each finished fragment goes to the file at once, not into avio's buffer.
-    if (options->fragmented) movie->format->flags |= AVFMT_FLAG_FLUSH_PACKETS;
-    code = avformat_write_header(movie->format, &muxer);
-    if (code >= 0) avio_flush(movie->format->pb);
-    av_dict_free(&muxer);
-    if (code < 0) {
-        say_av(error, error_size, options->path, code);
-        release(movie);
-        return -1;
-    }
-    movie->header_written = 1;
     *out = movie;
     return 0;
 }

@@ -117,67 +117,112 @@ package enum HEIFWriter {
         guard (1...100).contains(options.quality) else {
             throw MatteboxError("HEIF quality \(options.quality) is outside 1...100")
         }
-        let preset = options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality)
         var settings = baseSettings(photo, options)
         var builder = HEIFBuilder()
         var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough)
-        let ownThumbnail = photo.auxiliary[.thumbnail]
-        let shown = photo.metadata.orientation
         let copiedPrimary = try sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile)
         // Every image is stored in one frame. A copied primary stays as coded,
         // so the frame is its coded one, turned for display by what a stage did
         // to it (geometry) and then by the photo's orientation; images encoded
         // here are brought into that frame.
-        let stored = copiedPrimary.map { $0.geometry.then(shown) } ?? shown
-        let transforms = HEIFOrientation.transformBoxes(for: stored)
-        func inStoredFrame(_ image: PixelImage) throws -> PixelImage {
-            stored == shown ? image : try StoredFrame.align(image, from: shown, to: stored)
+        let frame = Frame(shown: photo.metadata.orientation, stored: copiedPrimary.map { $0.geometry.then(photo.metadata.orientation) })
+        var copied: [UInt32: UInt16] = [:]  // input item → written item, for what refers to them
+        let (primary, thumbnail) = try addPrimary(
+            of: photo, copiedFrom: copiedPrimary, frame: frame, options: options, settings: &settings, copied: &copied, to: &builder)
+        try addThumbnail(thumbnail, of: photo, primary: primary, frame: frame, options: options, to: &builder)
+        try addMetadata(of: photo, primary: primary, frame: frame, to: &builder)
+        let source = try sources.input()
+        try addAuxiliaries(
+            of: photo, from: source, sources: &sources, primary: primary, frame: frame, settings: settings, copied: &copied, to: &builder)
+        if let source {
+            try HEIFCarryOver.otherImages(from: source, copied: &copied, into: &builder)
+            let brands = try HEIFCarryOver.derivedImagesAndGroups(
+                from: source, copied: &copied, transforms: frame.transforms, into: &builder, notKept: &notKept)
+            builder.compatibleBrands += brands.filter { !builder.compatibleBrands.contains($0) }
+            try HEIFCarryOver.descriptions(from: source, copied: copied, into: &builder, notKept: &notKept)
+            notKept += HEIFCarryOver.unmodelledItems(of: source)
+        }
+        return try builder.serialize()
+    }
+
+    /// The one frame every image is stored in, and how it is shown.
+    private struct Frame {
+        /// The photo's orientation: how it is shown.
+        let shown: ExifOrientation
+        /// How the stored pixels are turned for display (`irot`/`imir`, and the EXIF tag).
+        let stored: ExifOrientation
+        let transforms: [[UInt8]]
+
+        init(shown: ExifOrientation, stored: ExifOrientation?) {
+            self.shown = shown
+            self.stored = stored ?? shown
+            transforms = HEIFOrientation.transformBoxes(for: self.stored)
         }
 
-        let primary: UInt16
-        var thumbnail: HEVCCodec.CodedImage?
-        var copied: [UInt32: UInt16] = [:]  // input item → written item, for what refers to them
-        if let (container, item, _) = copiedPrimary {
-            // The pixels are those decoded: the coded primary and the
-            // thumbnail made from it are copied, not encoded again.
-            primary = try copyImage(item, from: container, hidden: false, to: &builder, transforms: transforms)
-            copied[item] = primary
-            if let icc = photo.metadata.iccProfile, container.property("colr", of: item) == nil {
-                builder.associate(primary, property: iccBox(icc), essential: false)
-            }
-            if ownThumbnail == nil, options.thumbnailSize > 0 {
-                for source in container.items(referencing: item, by: "thmb") where container.items[source]?.type == "hvc1" {
-                    let id = try copyImage(source, from: container, hidden: false, to: &builder, transforms: transforms)
-                    builder.addReference("thmb", from: id, to: [primary])
-                }
-            }
-            settings.bitDepth = photo.primary.format == .uint16 ? 10 : 8
-        } else {
+        /// `image`, which lies as the photo is shown, brought into the stored frame.
+        func storing(_ image: PixelImage) throws -> PixelImage {
+            stored == shown ? image : try StoredFrame.align(image, from: shown, to: stored)
+        }
+    }
+
+    /// The primary: copied as coded when its pixels are unchanged (with the
+    /// thumbnail made from it), else encoded (or taken from the encode-ahead);
+    /// its item, and a thumbnail encoded with it.
+    private static func addPrimary(
+        of photo: Photo, copiedFrom copiedPrimary: (container: HEIFContainer, item: UInt32, geometry: ExifOrientation)?, frame: Frame,
+        options: HEIFWriteOptions, settings: inout HEVCCodec.Settings, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
+    ) throws -> (primary: UInt16, thumbnail: HEVCCodec.CodedImage?) {
+        guard let (container, item, _) = copiedPrimary else {
             let primaryPixels = try rgb(photo.primary)
             settings = primarySettings(of: photo, pixels: primaryPixels, settings: settings, options: options)
             let coded = try options.encodedAhead?.coded(primary: photo.primary, settings: settings)
                 ?? HEVCCodec.encode(primaryPixels, settings: settings)
-            primary = try addImage(coded.image, hidden: false, to: &builder, transforms: transforms)
+            let primary = try addImage(coded.image, hidden: false, to: &builder, transforms: frame.transforms)
             if let icc = photo.metadata.iccProfile {
                 builder.associate(primary, property: iccBox(icc), essential: false)
             }
-            thumbnail = coded.thumbnail
+            return (primary, coded.thumbnail)
         }
+        // The pixels are those decoded: the coded primary and the
+        // thumbnail made from it are copied, not encoded again.
+        let primary = try copyImage(item, from: container, hidden: false, to: &builder, transforms: frame.transforms)
+        copied[item] = primary
+        if let icc = photo.metadata.iccProfile, container.property("colr", of: item) == nil {
+            builder.associate(primary, property: iccBox(icc), essential: false)
+        }
+        if photo.auxiliary[.thumbnail] == nil, options.thumbnailSize > 0 {
+            for source in container.items(referencing: item, by: "thmb") where container.items[source]?.type == "hvc1" {
+                let id = try copyImage(source, from: container, hidden: false, to: &builder, transforms: frame.transforms)
+                builder.addReference("thmb", from: id, to: [primary])
+            }
+        }
+        settings.bitDepth = photo.primary.format == .uint16 ? 10 : 8
+        return (primary, nil)
+    }
 
-        if let ownThumbnail, options.thumbnailSize > 0 {
-            let pixels = try rgb(try inStoredFrame(ownThumbnail))
+    /// The thumbnail: the photo's own when it has one (encoded), else the one
+    /// encoded with the primary; visible, as iPhones write it (readers take it
+    /// out of the top level through `thmb`).
+    private static func addThumbnail(
+        _ encoded: HEVCCodec.CodedImage?, of photo: Photo, primary: UInt16, frame: Frame, options: HEIFWriteOptions,
+        to builder: inout HEIFBuilder
+    ) throws {
+        var thumbnail = encoded
+        if let own = photo.auxiliary[.thumbnail], options.thumbnailSize > 0 {
+            let preset = options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality)
+            let pixels = try rgb(try frame.storing(own))
             thumbnail = try HEVCCodec.encode(pixels, settings: HEVCCodec.Settings(quality: options.quality, preset: preset)).image
         }
-        if let thumbnail {
-            // Visible, as iPhones write it; readers take it out of the top level through 'thmb'.
-            let id = try addImage(thumbnail, hidden: false, to: &builder, transforms: transforms)
-            builder.addReference("thmb", from: id, to: [primary])
-        }
+        guard let thumbnail else { return }
+        let id = try addImage(thumbnail, hidden: false, to: &builder, transforms: frame.transforms)
+        builder.addReference("thmb", from: id, to: [primary])
+    }
 
-        // The EXIF tag and sizes describe the stored primary, as the transforms do.
+    /// EXIF (its tag and sizes describing the stored primary, as the transforms do) and XMP, as items describing the primary.
+    private static func addMetadata(of photo: Photo, primary: UInt16, frame: Frame, to builder: inout HEIFBuilder) throws {
         var written = photo.metadata
-        written.orientation = stored
-        let turned = stored.swapsDimensions != shown.swapsDimensions
+        written.orientation = frame.stored
+        let turned = frame.stored.swapsDimensions != frame.shown.swapsDimensions
         let (width, height) = turned ? (photo.primary.height, photo.primary.width) : (photo.primary.width, photo.primary.height)
         if let exif = written.exifForWriting(width: width, height: height) {
             // A 4-byte offset to the TIFF header, then "Exif\0\0" and the block, as iPhones write it.
@@ -192,20 +237,25 @@ package enum HEIFWriter {
             let id = try builder.addItem(type: "mime", hidden: true, data: [UInt8](xmp), contentType: "application/rdf+xml")
             builder.addReference("cdsc", from: id, to: [primary])
         }
+    }
 
-        let source = try sources.input()
+    /// Depth, disparity and mattes: copied as coded when unchanged (with their
+    /// `auxC`, `pixi`, depth representation and XMP), else encoded; a stereo
+    /// pair's unchanged right view is left to the carry-over, as a top-level image.
+    private static func addAuxiliaries(
+        of photo: Photo, from source: HEIFContainer?, sources: inout PassthroughSources, primary: UInt16, frame: Frame,
+        settings: HEVCCodec.Settings, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
+    ) throws {
         let partner = source.flatMap(HEIFCarryOver.stereoPartner)
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
             let image = photo.auxiliary[role]!
-            // A stereo pair's right view read from the file stays a top-level image (carried below).
             if role == HEIFReader.stereoRightRole, let partner, let origin = photo.metadata.codedOrigins[role],
                 origin.item == partner, origin.isUnchanged(image)
             {
                 continue
             }
             if let (container, item, geometry) = try sources.unchanged(role, image) {
-                // auxC, pixi and the depth representation come with the copy.
-                let own = HEIFOrientation.transformBoxes(for: geometry.then(shown))
+                let own = HEIFOrientation.transformBoxes(for: geometry.then(frame.shown))
                 let id = try copyImage(item, from: container, hidden: true, to: &builder, transforms: own)
                 copied[item] = id
                 builder.addReference("auxl", from: id, to: [primary])
@@ -215,19 +265,10 @@ package enum HEIFWriter {
                 }
             } else {
                 try addAuxiliary(
-                    role, image: try inStoredFrame(image), of: photo, primary: primary, settings: settings,
-                    transforms: transforms, to: &builder)
+                    role, image: try frame.storing(image), of: photo, primary: primary, settings: settings,
+                    transforms: frame.transforms, to: &builder)
             }
         }
-        if let source {
-            try HEIFCarryOver.otherImages(from: source, copied: &copied, into: &builder)
-            let brands = try HEIFCarryOver.derivedImagesAndGroups(
-                from: source, copied: &copied, transforms: transforms, into: &builder, notKept: &notKept)
-            builder.compatibleBrands += brands.filter { !builder.compatibleBrands.contains($0) }
-            try HEIFCarryOver.descriptions(from: source, copied: copied, into: &builder, notKept: &notKept)
-            notKept += HEIFCarryOver.unmodelledItems(of: source)
-        }
-        return try builder.serialize()
     }
 
     private static func iccBox(_ icc: Data) -> [UInt8] {

@@ -22,7 +22,16 @@ enum HostServices {
         api.abi_major = UInt16(MBX_ABI_MAJOR)
         api.abi_minor = UInt16(MBX_ABI_MINOR)
         api.host_version = UnsafePointer(strdup(MatteboxVersion.current)!)
+        addCallServices(to: &api)
+        addParameterServices(to: &api)
+        addImageServices(to: &api)
+        addGeometryServices(to: &api)
+        addMetadataServices(to: &api)
+        return api
+    }
 
+    /// Logging and a call's error message.
+    private static func addCallServices(to api: inout mbx_host_api) {
         api.log = { call, level, message in
             let plugin = CallContext.from(call)?.pluginID ?? "plugin"
             let level = LogLevel(rawValue: Int(level)) ?? .info
@@ -31,7 +40,10 @@ enum HostServices {
         api.set_error = { call, message in
             CallContext.from(call)?.errorMessage = message.map { String(cString: $0) }
         }
+    }
 
+    /// A plugin's parameters by key, typed as its descriptor declared them.
+    private static func addParameterServices(to api: inout mbx_host_api) {
         api.param_bool = { params, key, value in
             HostServices.lookup(params, key) { entry in
                 guard case .bool(let flag) = entry else { return nil }
@@ -64,7 +76,10 @@ enum HostServices {
                 return MBX_OK
             }
         }
+    }
 
+    /// The photo's images: get, create (primary or auxiliary), remove, list by role.
+    private static func addImageServices(to api: inout mbx_host_api) {
         api.get_image = { photo, role, view in
             HostServices.withPhoto(photo) { context in
                 guard let role, let view else { return MBX_ERR_INVALID_ARGUMENT }
@@ -120,7 +135,10 @@ enum HostServices {
             let roles = context.photo.roles
             return Int(index) < roles.count ? context.keep(roles[Int(index)].rawValue) : nil
         }
+    }
 
+    /// Turns, mirrors and crops of every image at once, done by the caller's `PhotoServices`.
+    private static func addGeometryServices(to api: inout mbx_host_api) {
         api.transform = { photo, transform in
             HostServices.withPhoto(photo) { context in
                 guard let operation = GeometryTransform(rawValue: Int(transform)) else {
@@ -147,7 +165,10 @@ enum HostServices {
                 }
             }
         }
+    }
 
+    /// The `MBX_META_*` keys, read and written through `MetadataAccess`.
+    private static func addMetadataServices(to api: inout mbx_host_api) {
         api.get_int = { photo, key, value in
             HostServices.metadata(photo, key) { context, key in
                 value?.pointee = try MetadataAccess.integer(key, of: context.photo)
@@ -171,7 +192,6 @@ enum HostServices {
         api.remove_metadata = { photo, key in
             HostServices.metadata(photo, key) { context, key in try MetadataAccess.remove(key, from: &context.photo) }
         }
-        return api
     }
 
     private static func describe(_ image: PixelImage) -> mbx_image {

@@ -86,7 +86,15 @@ extension CameraApp {
 
     static let semanticRoles: [ImageRole] = [.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte]
 
+    /// The session's routes: status and the shutter, then the camera's controls, then the replay cameras' switches.
     func addSessionRoutes(to router: Router<AppRequestContext>) {
+        addShutterRoutes(to: router)
+        addControlRoutes(to: router)
+        addReplayRoutes(to: router)
+    }
+
+    /// Status, camera choice, the shutter, Live Photos, recording, resuming after an interruption.
+    private func addShutterRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/status") { _, _ in try JSONReply.ok(await self.status()) }
 
         router.post("/api/camera") { request, context -> Response in
@@ -154,7 +162,10 @@ extension CameraApp {
             }
             return try JSONReply.ok(await self.status())
         }
+    }
 
+    /// The camera's V4L2 controls, and tap to focus (UVC's region of interest).
+    private func addControlRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/controls") { _, _ -> Response in
             let camera = await self.currentCamera()
             do { return try JSONReply.controls(of: camera, try camera.controls()) } catch {
@@ -190,7 +201,10 @@ extension CameraApp {
                 return try JSONReply.error(.conflict, "\(camera.name) cannot focus at a point: \(error.description)")
             }
         }
+    }
 
+    /// A replay camera unplugged, replugged or taken by another process, as a real one can be.
+    private func addReplayRoutes(to router: Router<AppRequestContext>) {
         router.post("/api/replay/{action}") { request, context -> Response in
             let action = context.parameters.get("action") ?? ""
             let camera = await self.currentCamera()

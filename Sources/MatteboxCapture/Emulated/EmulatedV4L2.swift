@@ -190,163 +190,209 @@ package final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         !busyElsewhere.contains(path) && (node.owner == nil || node.owner == fd)
     }
 
+    /// One ioctl on an open node, as the kernel's V4L2 core and uvcvideo answer it: a table
+    /// from request to the function that answers it (controls first, then the rest).
     private func handleRequest(
         _ request: UInt, node: EmulatedNode, fd: Int32, handle: Handle, _ argument: UnsafeMutableRawPointer
     ) -> Int32 {
-        let spec = node.spec
         if let code = node.controls.handle(request, argument) { return code }
         switch request {
-        case MBX_VIDIOC_QUERYCAP:
-            let caps = argument.assumingMemoryBound(to: v4l2_capability.self)
-            caps.pointee = v4l2_capability()
-            setCString(spec.driver, into: &caps.pointee.driver)
-            setCString(spec.card, into: &caps.pointee.card)
-            setCString(spec.busInfo, into: &caps.pointee.bus_info)
-            caps.pointee.version = 0x0006_0000
-            caps.pointee.device_caps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
-            caps.pointee.capabilities = caps.pointee.device_caps | UInt32(V4L2_CAP_DEVICE_CAPS)
-            return 0
-
-        case MBX_VIDIOC_ENUM_FMT:
-            let description = argument.assumingMemoryBound(to: v4l2_fmtdesc.self)
-            let index = Int(description.pointee.index)
-            guard description.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, index < spec.formats.count else { return EINVAL }
-            let format = spec.formats[index]
-            description.pointee.pixelformat = format.fourcc.rawValue
-            description.pointee.flags = format.fourcc.isCompressed ? UInt32(V4L2_FMT_FLAG_COMPRESSED) : 0
-            setCString(format.description, into: &description.pointee.description)
-            return 0
-
-        case MBX_VIDIOC_ENUM_FRAMESIZES:
-            let size = argument.assumingMemoryBound(to: v4l2_frmsizeenum.self)
-            guard let format = spec.formats.first(where: { $0.fourcc.rawValue == size.pointee.pixel_format }),
-                Int(size.pointee.index) < format.sizes.count
-            else { return EINVAL }
-            let chosen = format.sizes[Int(size.pointee.index)]
-            size.pointee.type = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
-            size.pointee.discrete = v4l2_frmsize_discrete(width: UInt32(chosen.width), height: UInt32(chosen.height))
-            return 0
-
-        case MBX_VIDIOC_ENUM_FRAMEINTERVALS:
-            let interval = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
-            let wanted = FrameSize(width: Int(interval.pointee.width), height: Int(interval.pointee.height))
-            guard let format = spec.formats.first(where: { $0.fourcc.rawValue == interval.pointee.pixel_format }),
-                format.sizes.contains(wanted), Int(interval.pointee.index) < format.intervals.count
-            else { return EINVAL }
-            let chosen = format.intervals[Int(interval.pointee.index)]
-            interval.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
-            interval.pointee.discrete = v4l2_fract(numerator: chosen.numerator, denominator: chosen.denominator)
-            return 0
-
-        case MBX_VIDIOC_G_FMT:
-            let format = argument.assumingMemoryBound(to: v4l2_format.self)
-            guard format.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue else { return EINVAL }
-            format.pointee = node.format.v4l2
-            return 0
-
-        case MBX_VIDIOC_TRY_FMT, MBX_VIDIOC_S_FMT:
-            let format = argument.assumingMemoryBound(to: v4l2_format.self)
-            guard format.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue else { return EINVAL }
-            let pix = format.pointee.fmt.pix
-            let (chosen, size) = node.nearestFormat(pix.pixelformat, width: Int(pix.width), height: Int(pix.height))
-            let result = EmulatedNode.streamFormat(chosen.fourcc, size)
-            if request == MBX_VIDIOC_S_FMT {
-                guard mayUseQueue(node, fd: fd, path: handle.path), node.buffers.isEmpty else { return EBUSY }
-                node.format = result
-                node.interval = node.nearestInterval(node.interval)
-            }
-            format.pointee = result.v4l2
-            return 0
-
-        case MBX_VIDIOC_G_PARM, MBX_VIDIOC_S_PARM:
-            let parm = argument.assumingMemoryBound(to: v4l2_streamparm.self)
-            guard parm.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue else { return EINVAL }
-            if request == MBX_VIDIOC_S_PARM {
-                // uvcvideo refuses a new frame interval while streaming.
-                guard mayUseQueue(node, fd: fd, path: handle.path), !node.streaming else { return EBUSY }
-                let wanted = parm.pointee.parm.capture.timeperframe
-                node.interval = node.nearestInterval(FrameInterval(numerator: wanted.numerator, denominator: wanted.denominator))
-            }
-            parm.pointee.parm.capture = v4l2_captureparm()
-            parm.pointee.parm.capture.capability = UInt32(V4L2_CAP_TIMEPERFRAME)
-            parm.pointee.parm.capture.timeperframe = v4l2_fract(numerator: node.interval.numerator, denominator: node.interval.denominator)
-            parm.pointee.parm.capture.readbuffers = UInt32(spec.minimumBuffers)
-            return 0
-
-        case MBX_VIDIOC_REQBUFS:
-            let request = argument.assumingMemoryBound(to: v4l2_requestbuffers.self)
-            guard request.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, request.pointee.memory == V4L2_MEMORY_MMAP.rawValue else {
-                return EINVAL
-            }
-            guard mayUseQueue(node, fd: fd, path: handle.path), !node.streaming else { return EBUSY }
-            guard node.buffers.allSatisfy({ $0.mapped == 0 }) else { return EBUSY }
-            node.buffers = []
-            node.queued = []
-            node.done = []
-            let wanted = Int(request.pointee.count)
-            guard wanted > 0 else {
-                node.owner = nil
-                request.pointee.count = 0
-                return 0
-            }
-            let count = min(max(wanted, spec.minimumBuffers), spec.maximumBuffers)
-            let page = Int(getpagesize())
-            let length = (node.format.sizeImage + page - 1) / page * page
-            node.buffers = (0..<count).map { EmulatedBuffer(length: length, offset: $0 * length) }
-            node.owner = fd
-            request.pointee.count = UInt32(count)
-            request.pointee.capabilities = UInt32(V4L2_BUF_CAP_SUPPORTS_MMAP)
-            return 0
-
-        case MBX_VIDIOC_QUERYBUF:
-            let buffer = argument.assumingMemoryBound(to: v4l2_buffer.self)
-            guard buffer.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, Int(buffer.pointee.index) < node.buffers.count else {
-                return EINVAL
-            }
-            describe(node.buffers[Int(buffer.pointee.index)], index: Int(buffer.pointee.index), into: buffer)
-            return 0
-
-        case MBX_VIDIOC_QBUF:
-            let buffer = argument.assumingMemoryBound(to: v4l2_buffer.self)
-            guard mayUseQueue(node, fd: fd, path: handle.path), node.owner == fd else { return EBUSY }
-            let index = Int(buffer.pointee.index)
-            guard buffer.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, buffer.pointee.memory == V4L2_MEMORY_MMAP.rawValue,
-                index < node.buffers.count, node.buffers[index].state == .dequeued
-            else { return EINVAL }
-            node.buffers[index].state = .queued
-            node.queued.append(index)
-            describe(node.buffers[index], index: index, into: buffer)
-            return 0
-
-        case MBX_VIDIOC_DQBUF:
-            return dequeueBuffer(node, fd: fd, handle: handle, argument.assumingMemoryBound(to: v4l2_buffer.self))
-
-        case MBX_VIDIOC_STREAMON:
-            guard mayUseQueue(node, fd: fd, path: handle.path) else { return EBUSY }
-            guard node.owner == fd, !node.buffers.isEmpty else { return EINVAL }
-            if !node.streaming { node.startStream(now: MonotonicClock.now()) }
-            return 0
-
-        case MBX_VIDIOC_STREAMOFF:
-            guard node.owner == nil || node.owner == fd else { return EBUSY }
-            node.stopStream()
-            return 0
-
-        case MBX_VIDIOC_G_INPUT:
-            argument.assumingMemoryBound(to: Int32.self).pointee = 0
-            return 0
-
-        case MBX_VIDIOC_ENUMINPUT:
-            let input = argument.assumingMemoryBound(to: v4l2_input.self)
-            guard input.pointee.index == 0 else { return EINVAL }
-            input.pointee = v4l2_input()
-            setCString("Camera 1", into: &input.pointee.name)
-            input.pointee.type = UInt32(V4L2_INPUT_TYPE_CAMERA)
-            return 0
-
-        default:
-            return ENOTTY
+        case MBX_VIDIOC_QUERYCAP: return queryCapabilities(node, argument)
+        case MBX_VIDIOC_ENUM_FMT: return enumerateFormat(node, argument)
+        case MBX_VIDIOC_ENUM_FRAMESIZES: return enumerateFrameSize(node, argument)
+        case MBX_VIDIOC_ENUM_FRAMEINTERVALS: return enumerateFrameInterval(node, argument)
+        case MBX_VIDIOC_G_FMT: return getFormat(node, argument)
+        case MBX_VIDIOC_TRY_FMT, MBX_VIDIOC_S_FMT: return tryOrSetFormat(request, node, fd: fd, handle: handle, argument)
+        case MBX_VIDIOC_G_PARM, MBX_VIDIOC_S_PARM: return streamParameters(request, node, fd: fd, handle: handle, argument)
+        case MBX_VIDIOC_REQBUFS: return requestBuffers(node, fd: fd, handle: handle, argument)
+        case MBX_VIDIOC_QUERYBUF: return queryBuffer(node, argument)
+        case MBX_VIDIOC_QBUF: return queueBuffer(node, fd: fd, handle: handle, argument)
+        case MBX_VIDIOC_DQBUF: return dequeueBuffer(node, fd: fd, handle: handle, argument.assumingMemoryBound(to: v4l2_buffer.self))
+        case MBX_VIDIOC_STREAMON: return streamOn(node, fd: fd, handle: handle)
+        case MBX_VIDIOC_STREAMOFF: return streamOff(node, fd: fd)
+        case MBX_VIDIOC_G_INPUT: return getInput(argument)
+        case MBX_VIDIOC_ENUMINPUT: return enumerateInput(argument)
+        default: return ENOTTY
         }
+    }
+
+    /// VIDIOC_QUERYCAP: a streaming capture device with its driver, card and bus names.
+    private func queryCapabilities(_ node: EmulatedNode, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let spec = node.spec
+        let caps = argument.assumingMemoryBound(to: v4l2_capability.self)
+        caps.pointee = v4l2_capability()
+        setCString(spec.driver, into: &caps.pointee.driver)
+        setCString(spec.card, into: &caps.pointee.card)
+        setCString(spec.busInfo, into: &caps.pointee.bus_info)
+        caps.pointee.version = 0x0006_0000
+        caps.pointee.device_caps = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
+        caps.pointee.capabilities = caps.pointee.device_caps | UInt32(V4L2_CAP_DEVICE_CAPS)
+        return 0
+    }
+
+    /// VIDIOC_ENUM_FMT: the pixel formats, in the spec's order.
+    private func enumerateFormat(_ node: EmulatedNode, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let spec = node.spec
+        let description = argument.assumingMemoryBound(to: v4l2_fmtdesc.self)
+        let index = Int(description.pointee.index)
+        guard description.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, index < spec.formats.count else { return EINVAL }
+        let format = spec.formats[index]
+        description.pointee.pixelformat = format.fourcc.rawValue
+        description.pointee.flags = format.fourcc.isCompressed ? UInt32(V4L2_FMT_FLAG_COMPRESSED) : 0
+        setCString(format.description, into: &description.pointee.description)
+        return 0
+    }
+
+    /// VIDIOC_ENUM_FRAMESIZES: the discrete sizes of one format.
+    private func enumerateFrameSize(_ node: EmulatedNode, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let spec = node.spec
+        let size = argument.assumingMemoryBound(to: v4l2_frmsizeenum.self)
+        guard let format = spec.formats.first(where: { $0.fourcc.rawValue == size.pointee.pixel_format }),
+            Int(size.pointee.index) < format.sizes.count
+        else { return EINVAL }
+        let chosen = format.sizes[Int(size.pointee.index)]
+        size.pointee.type = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
+        size.pointee.discrete = v4l2_frmsize_discrete(width: UInt32(chosen.width), height: UInt32(chosen.height))
+        return 0
+    }
+
+    /// VIDIOC_ENUM_FRAMEINTERVALS: the discrete intervals of one format and size.
+    private func enumerateFrameInterval(_ node: EmulatedNode, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let spec = node.spec
+        let interval = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
+        let wanted = FrameSize(width: Int(interval.pointee.width), height: Int(interval.pointee.height))
+        guard let format = spec.formats.first(where: { $0.fourcc.rawValue == interval.pointee.pixel_format }),
+            format.sizes.contains(wanted), Int(interval.pointee.index) < format.intervals.count
+        else { return EINVAL }
+        let chosen = format.intervals[Int(interval.pointee.index)]
+        interval.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
+        interval.pointee.discrete = v4l2_fract(numerator: chosen.numerator, denominator: chosen.denominator)
+        return 0
+    }
+
+    /// VIDIOC_G_FMT: the format in use.
+    private func getFormat(_ node: EmulatedNode, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let format = argument.assumingMemoryBound(to: v4l2_format.self)
+        guard format.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue else { return EINVAL }
+        format.pointee = node.format.v4l2
+        return 0
+    }
+
+    /// VIDIOC_TRY_FMT and VIDIOC_S_FMT: the nearest format the device has; setting it needs the queue and no buffers.
+    private func tryOrSetFormat(_ request: UInt, _ node: EmulatedNode, fd: Int32, handle: Handle, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let format = argument.assumingMemoryBound(to: v4l2_format.self)
+        guard format.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue else { return EINVAL }
+        let pix = format.pointee.fmt.pix
+        let (chosen, size) = node.nearestFormat(pix.pixelformat, width: Int(pix.width), height: Int(pix.height))
+        let result = EmulatedNode.streamFormat(chosen.fourcc, size)
+        if request == MBX_VIDIOC_S_FMT {
+            guard mayUseQueue(node, fd: fd, path: handle.path), node.buffers.isEmpty else { return EBUSY }
+            node.format = result
+            node.interval = node.nearestInterval(node.interval)
+        }
+        format.pointee = result.v4l2
+        return 0
+    }
+
+    /// VIDIOC_G_PARM and VIDIOC_S_PARM: the frame interval (uvcvideo refuses a new one while streaming).
+    private func streamParameters(_ request: UInt, _ node: EmulatedNode, fd: Int32, handle: Handle, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let spec = node.spec
+        let parm = argument.assumingMemoryBound(to: v4l2_streamparm.self)
+        guard parm.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue else { return EINVAL }
+        if request == MBX_VIDIOC_S_PARM {
+            // uvcvideo refuses a new frame interval while streaming.
+            guard mayUseQueue(node, fd: fd, path: handle.path), !node.streaming else { return EBUSY }
+            let wanted = parm.pointee.parm.capture.timeperframe
+            node.interval = node.nearestInterval(FrameInterval(numerator: wanted.numerator, denominator: wanted.denominator))
+        }
+        parm.pointee.parm.capture = v4l2_captureparm()
+        parm.pointee.parm.capture.capability = UInt32(V4L2_CAP_TIMEPERFRAME)
+        parm.pointee.parm.capture.timeperframe = v4l2_fract(numerator: node.interval.numerator, denominator: node.interval.denominator)
+        parm.pointee.parm.capture.readbuffers = UInt32(spec.minimumBuffers)
+        return 0
+    }
+
+    /// VIDIOC_REQBUFS: memory-mapped buffers, clamped to what the device allows; zero frees them and the queue.
+    private func requestBuffers(_ node: EmulatedNode, fd: Int32, handle: Handle, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let spec = node.spec
+        let request = argument.assumingMemoryBound(to: v4l2_requestbuffers.self)
+        guard request.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, request.pointee.memory == V4L2_MEMORY_MMAP.rawValue else {
+            return EINVAL
+        }
+        guard mayUseQueue(node, fd: fd, path: handle.path), !node.streaming else { return EBUSY }
+        guard node.buffers.allSatisfy({ $0.mapped == 0 }) else { return EBUSY }
+        node.buffers = []
+        node.queued = []
+        node.done = []
+        let wanted = Int(request.pointee.count)
+        guard wanted > 0 else {
+            node.owner = nil
+            request.pointee.count = 0
+            return 0
+        }
+        let count = min(max(wanted, spec.minimumBuffers), spec.maximumBuffers)
+        let page = Int(getpagesize())
+        let length = (node.format.sizeImage + page - 1) / page * page
+        node.buffers = (0..<count).map { EmulatedBuffer(length: length, offset: $0 * length) }
+        node.owner = fd
+        request.pointee.count = UInt32(count)
+        request.pointee.capabilities = UInt32(V4L2_BUF_CAP_SUPPORTS_MMAP)
+        return 0
+    }
+
+    /// VIDIOC_QUERYBUF: one buffer's offset, length and state.
+    private func queryBuffer(_ node: EmulatedNode, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let buffer = argument.assumingMemoryBound(to: v4l2_buffer.self)
+        guard buffer.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, Int(buffer.pointee.index) < node.buffers.count else {
+            return EINVAL
+        }
+        describe(node.buffers[Int(buffer.pointee.index)], index: Int(buffer.pointee.index), into: buffer)
+        return 0
+    }
+
+    /// VIDIOC_QBUF: a dequeued buffer handed back to be filled, by the queue's owner only.
+    private func queueBuffer(_ node: EmulatedNode, fd: Int32, handle: Handle, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        let buffer = argument.assumingMemoryBound(to: v4l2_buffer.self)
+        guard mayUseQueue(node, fd: fd, path: handle.path), node.owner == fd else { return EBUSY }
+        let index = Int(buffer.pointee.index)
+        guard buffer.pointee.type == V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue, buffer.pointee.memory == V4L2_MEMORY_MMAP.rawValue,
+            index < node.buffers.count, node.buffers[index].state == .dequeued
+        else { return EINVAL }
+        node.buffers[index].state = .queued
+        node.queued.append(index)
+        describe(node.buffers[index], index: index, into: buffer)
+        return 0
+    }
+
+    /// VIDIOC_STREAMON: frames start, once the owner has buffers.
+    private func streamOn(_ node: EmulatedNode, fd: Int32, handle: Handle) -> Int32 {
+        guard mayUseQueue(node, fd: fd, path: handle.path) else { return EBUSY }
+        guard node.owner == fd, !node.buffers.isEmpty else { return EINVAL }
+        if !node.streaming { node.startStream(now: MonotonicClock.now()) }
+        return 0
+    }
+
+    /// VIDIOC_STREAMOFF: frames stop and the buffers come back.
+    private func streamOff(_ node: EmulatedNode, fd: Int32) -> Int32 {
+        guard node.owner == nil || node.owner == fd else { return EBUSY }
+        node.stopStream()
+        return 0
+    }
+
+    /// VIDIOC_G_INPUT: the one input.
+    private func getInput(_ argument: UnsafeMutableRawPointer) -> Int32 {
+        argument.assumingMemoryBound(to: Int32.self).pointee = 0
+        return 0
+    }
+
+    /// VIDIOC_ENUMINPUT: one camera input.
+    private func enumerateInput(_ argument: UnsafeMutableRawPointer) -> Int32 {
+        let input = argument.assumingMemoryBound(to: v4l2_input.self)
+        guard input.pointee.index == 0 else { return EINVAL }
+        input.pointee = v4l2_input()
+        setCString("Camera 1", into: &input.pointee.name)
+        input.pointee.type = UInt32(V4L2_INPUT_TYPE_CAMERA)
+        return 0
     }
 
     private func dequeueBuffer(

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxRuntime
+import Synchronization
 
 /// Still pictures played as a camera's frames, the way libcamera's virtual
 /// cameras play JPEG files: each picture is shown upright, cropped to the
@@ -8,8 +9,7 @@ import MatteboxRuntime
 /// JPEG for MJPEG, packed 4:2:2 for YUYV), with the camera's controls applied
 /// (`FrameLook`). Each picture is rendered once per format, size and look, when first
 /// shown; renderings for looks no longer in use are dropped.
-// Unchecked: called under the emulated device's lock, as the kernel serialises ioctls.
-package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
+package final class ReplayFrames: EmulatedFrameSource, Sendable {
     private struct Key: Hashable {
         var fourcc: FourCC
         var size: FrameSize
@@ -21,8 +21,8 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
     private let codec: any ReplayPictureCodec
     /// How many consecutive frames show the same picture.
     package let framesPerPicture: Int
-    private var renderings: [Key: [UInt8]] = [:]
-    private let lock = NSLock()
+    /// Renderings made so far; a lock that never waits, so the compiler checks it.
+    private let renderings = Mutex<[Key: [UInt8]]>([:])
 
     /// `sensorRotation`: the camera claims a sensor mounted at this many degrees,
     /// so pictures are sent turned clockwise by it (turning them back makes them upright).
@@ -87,13 +87,13 @@ package final class ReplayFrames: EmulatedFrameSource, @unchecked Sendable {
 
     package func payload(frame: Int, format: StreamFormat, look: FrameLook) throws -> [UInt8] {
         let key = Key(fourcc: format.fourcc, size: format.size, look: look, picture: (frame / framesPerPicture) % pictures.count)
-        lock.lock()
-        defer { lock.unlock() }
-        if let rendered = renderings[key] { return rendered }
-        if look != .natural { renderings = renderings.filter { $0.key.look == .natural || $0.key.look == look } }
-        let rendered = try render(pictures[key.picture], as: key)
-        renderings[key] = rendered
-        return rendered
+        return try renderings.withLock { renderings in
+            if let rendered = renderings[key] { return rendered }
+            if look != .natural { renderings = renderings.filter { $0.key.look == .natural || $0.key.look == look } }
+            let rendered = try render(pictures[key.picture], as: key)
+            renderings[key] = rendered
+            return rendered
+        }
     }
 
     private func render(_ picture: PixelImage, as key: Key) throws -> [UInt8] {
