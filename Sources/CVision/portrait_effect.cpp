@@ -501,76 +501,177 @@ cv::Mat blurredFarLayer(const cv::Mat &fullPhoto, const cv::Mat &fullAlpha, cons
     return behind;
 }
 
+/// The arguments checked before anything is allocated: what the effect can read and write.
+static void checkPortraitArguments(const mbx_cv_image *image, const mbx_cv_image *matte, const mbx_cv_image *disparity,
+                                   const mbx_cv_portrait_effect_options *options, const mbx_cv_image *output,
+                                   const mbx_cv_portrait_effect_result *result) {
+    if (!image || !options || !output || !result) throw Failure{"portrait effect: missing argument"};
+    if (!matte && !disparity) throw Failure{"portrait effect: needs a subject matte or depth"};
+    if (!image->data || image->width <= 0 || image->height <= 0 || (image->channels != 1 && image->channels != 3 && image->channels != 4) ||
+        (image->format != MBX_CV_U8 && image->format != MBX_CV_U16 && image->format != MBX_CV_F32))
+        throw Failure{"portrait effect: the photo must be 1, 3 or 4 channels of 8, 16 or 32-bit float samples"};
+    if (output->width != image->width || output->height != image->height || output->channels != image->channels ||
+        output->format != image->format)
+        throw Failure{"portrait effect: the output must have the photo's size and format"};
+}
+
+/// The focal plane's disparity, and what chose it: a tapped point (given upright, so turned into
+/// the stored frame), the subject matte, a face, or else the nearest region.
+static float focalPlane(const cv::Mat &depth, const cv::Mat &subject, bool measured, const mbx_cv_portrait_effect_options *options,
+                        mbx_cv_portrait_effect_result *result) {
+    const cv::Size size = depth.size();
+    const int longSide = std::max(size.width, size.height);
+    const bool swaps = options->orientation >= 5 && options->orientation <= 8;
+    if (options->focus == MBX_CV_FOCUS_POINT) {
+        cv::Rect point(int(std::clamp(options->focus_x, 0.0, 0.999) * (swaps ? size.height : size.width)),
+                       int(std::clamp(options->focus_y, 0.0, 0.999) * (swaps ? size.width : size.height)), 1, 1);
+        cv::Rect at = storedRect(point, size, options->orientation);
+        const int window = std::max(3, longSide / 100);
+        cv::Rect around = cv::Rect(at.x - window, at.y - window, 2 * window + 1, 2 * window + 1) & cv::Rect(cv::Point(), size);
+        result->focus_from = MBX_CV_FOCUSED_ON_POINT;
+        return medianWhere(depth(around), cv::Mat());
+    }
+    if (!subject.empty()) {
+        result->focus_from = MBX_CV_FOCUSED_ON_MATTE;
+        return measured ? medianWhere(depth, subject > 0.5f) : 1.0f;
+    }
+    if (options->face.width > 0) {
+        cv::Rect face = cv::Rect(options->face.x, options->face.y, options->face.width, options->face.height) & cv::Rect(cv::Point(), size);
+        result->focus_from = MBX_CV_FOCUSED_ON_FACE;
+        return medianWhere(depth(face), cv::Mat());
+    }
+    result->focus_from = MBX_CV_FOCUSED_ON_NEAR_REGION;
+    return medianWhere(depth, nearRegion(depth));
+}
+
+/// Per pixel: the subject's alpha (a matte at 0.98 and above is the subject whole, its pixels
+/// kept exactly; with depth alone, what lies on the focal plane), and the share of the rest that
+/// lies in front of the focal plane (the near layer; none when the depth is the matte's estimate).
+static void subjectLayers(const cv::Mat &depth, const cv::Mat &subject, float focus, float maxRadius, bool layered, cv::Mat &alpha,
+                          cv::Mat &nearShare) {
+    const cv::Size size = depth.size();
+    alpha.create(size, CV_32F);
+    nearShare.create(size, CV_32F);
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; ++y) {
+            const float *d = depth.ptr<float>(y), *m = subject.empty() ? nullptr : subject.ptr<float>(y);
+            float *a = alpha.ptr<float>(y), *nr = nearShare.ptr<float>(y);
+            for (int x = 0; x < size.width; ++x) {
+                const float offset = (d[x] - focus) * maxRadius; // signed radius, > 0 in front
+                const float s = m ? m[x] : std::clamp(1.5f - std::abs(offset), 0.0f, 1.0f);
+                a[x] = std::clamp((s - 0.02f) * (1 / 0.96f), 0.0f, 1.0f);
+                nr[x] = layered ? 0.0f : (1 - a[x]) * std::clamp(offset - 0.5f, 0.0f, 1.0f);
+            }
+        }
+    });
+}
+
+/// The subject over what lies behind it: only the background's share of each edge pixel changes
+/// (blur-fusion edge colours); a cut-out keeps the edges' foreground colours for the alpha to carry.
+static cv::Mat compositeSubject(const cv::Mat &photo, const cv::Mat &alpha, const cv::Mat &behind, const cv::Mat &foregroundSmooth,
+                                const cv::Mat &backgroundSmooth, bool transparent, bool cutOut) {
+    const cv::Size size = photo.size();
+    const double smoothScale = double(foregroundSmooth.cols) / size.width;
+    cv::Mat rendered(size, CV_32FC3);
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+        float f[3], b[3], foreground[3], background[3];
+        for (int y = range.start; y < range.end; ++y) {
+            const float *a = alpha.ptr<float>(y), *p = photo.ptr<float>(y);
+            const float *behindRow = behind.empty() ? nullptr : behind.ptr<float>(y);
+            float *o = rendered.ptr<float>(y);
+            for (int x = 0; x < size.width; ++x) {
+                const float *pixel = p + x * 3;
+                if (a[x] >= 1 || (transparent && !cutOut)) { // the subject whole, or nothing to change
+                    for (int c = 0; c < 3; ++c) o[x * 3 + c] = pixel[c];
+                    continue;
+                }
+                if (a[x] <= 0) {
+                    for (int c = 0; c < 3; ++c) foreground[c] = background[c] = pixel[c];
+                } else {
+                    sampleLevel(foregroundSmooth, smoothScale, x, y, f);
+                    sampleLevel(backgroundSmooth, smoothScale, x, y, b);
+                    edgeColours(pixel, a[x], f, b, foreground, background);
+                }
+                for (int c = 0; c < 3; ++c)
+                    o[x * 3 + c] = cutOut ? foreground[c] : pixel[c] + (1 - a[x]) * (behindRow[x * 3 + c] - background[c]);
+            }
+        }
+    });
+    return rendered;
+}
+
+/// What lies in front of the focal plane, blurred over everything: the near layer, premultiplied,
+/// its radius spread outwards (a max filter, worked out at a quarter of the size) so its blur
+/// covers what lies behind it, composited in power gamma onto `rendered`.
+static void addNearLayer(cv::Mat &rendered, const cv::Mat &photoInPower, const cv::Mat &nearShare, const cv::Mat &depth, float focus,
+                         float maxRadius, float gamma, StepClock &step) {
+    const cv::Size size = rendered.size();
+    cv::Mat nearRadius(size, CV_32F), layer(size, CV_32FC4);
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; ++y) {
+            const float *nr = nearShare.ptr<float>(y), *d = depth.ptr<float>(y), *p = photoInPower.ptr<float>(y);
+            float *r = nearRadius.ptr<float>(y), *l = layer.ptr<float>(y);
+            for (int x = 0; x < size.width; ++x) {
+                r[x] = nr[x] > 0.01f ? std::max(d[x] - focus, 0.0f) * maxRadius : 0.0f;
+                for (int c = 0; c < 3; ++c) l[x * 4 + c] = p[x * 3 + c] * nr[x];
+                l[x * 4 + 3] = nr[x];
+            }
+        }
+    });
+    cv::Mat quarter;
+    cv::resize(nearRadius, quarter, cv::Size((size.width + 3) / 4, (size.height + 3) / 4), 0, 0, cv::INTER_AREA);
+    const int reach = 2 * int(std::ceil(maxRadius / 4)) + 3;
+    cv::dilate(quarter, quarter, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach, reach)));
+    cv::resize(quarter, nearRadius, size, 0, 0, cv::INTER_LINEAR);
+    step("near layer");
+    cv::Mat blurred = discBlur({layer}, {nearRadius});
+    layer.release();
+    step("near blur");
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; ++y) {
+            const float *bl = blurred.ptr<float>(y);
+            float *o = rendered.ptr<float>(y);
+            for (int x = 0; x < size.width; ++x) {
+                const float coverage = std::clamp(bl[x * 4 + 3], 0.0f, 1.0f);
+                if (coverage <= 0) continue;
+                for (int c = 0; c < 3; ++c) {
+                    // Premultiplied power: colour = (sum c^g a / sum a)^(1/g), times the coverage.
+                    float colour = bl[x * 4 + c] / std::max(bl[x * 4 + 3], 1e-6f);
+                    if (gamma != 1) colour = std::pow(std::max(colour, 0.0f), 1 / gamma);
+                    o[x * 3 + c] = colour * coverage + o[x * 3 + c] * (1 - coverage);
+                }
+            }
+        }
+    });
+    step("near composite");
+}
+
 extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_image *matte, const mbx_cv_image *disparity,
                                       const mbx_cv_portrait_effect_options *options, mbx_cv_image *output, mbx_cv_plane *alphaOut,
                                       mbx_cv_portrait_effect_result *result, mbx_cv_error *error) {
     return guarded(error, [&] {
         const auto started = std::chrono::steady_clock::now();
         StepClock step;
-        if (!image || !options || !output || !result) throw Failure{"portrait effect: missing argument"};
-        if (!matte && !disparity) throw Failure{"portrait effect: needs a subject matte or depth"};
-        if (!image->data || image->width <= 0 || image->height <= 0 || (image->channels != 1 && image->channels != 3 && image->channels != 4) ||
-            (image->format != MBX_CV_U8 && image->format != MBX_CV_U16 && image->format != MBX_CV_F32))
-            throw Failure{"portrait effect: the photo must be 1, 3 or 4 channels of 8, 16 or 32-bit float samples"};
-        if (output->width != image->width || output->height != image->height || output->channels != image->channels ||
-            output->format != image->format)
-            throw Failure{"portrait effect: the output must have the photo's size and format"};
+        checkPortraitArguments(image, matte, disparity, options, output, result);
         const cv::Size size(image->width, image->height);
         const int longSide = std::max(size.width, size.height);
         cv::Mat photo = toRGBFloat(*image);
         step("photo to float");
 
-        // The subject, and the disparity: measured, or the matte's layered estimate.
+        // The subject, and the disparity: measured, or the matte's layered estimate
+        // (the subject on the focal plane, the rest at the far end).
         cv::Mat subject = matte ? resizedFloat(*matte, size, true, "matte") : cv::Mat();
-        cv::Mat depth;
-        if (disparity) depth = normalisedDisparity(resizedFloat(*disparity, size, false, "depth"), options->depth_is_distance != 0);
-        else depth = subject; // subject on the focal plane, the rest at the far end
-
-        // The focal plane.
-        float focus;
-        const bool swaps = options->orientation >= 5 && options->orientation <= 8;
-        if (options->focus == MBX_CV_FOCUS_POINT) {
-            cv::Rect point(int(std::clamp(options->focus_x, 0.0, 0.999) * (swaps ? size.height : size.width)),
-                           int(std::clamp(options->focus_y, 0.0, 0.999) * (swaps ? size.width : size.height)), 1, 1);
-            cv::Rect at = storedRect(point, size, options->orientation);
-            const int window = std::max(3, longSide / 100);
-            cv::Rect around = cv::Rect(at.x - window, at.y - window, 2 * window + 1, 2 * window + 1) & cv::Rect(cv::Point(), size);
-            focus = medianWhere(depth(around), cv::Mat());
-            result->focus_from = MBX_CV_FOCUSED_ON_POINT;
-        } else if (!subject.empty()) {
-            focus = disparity ? medianWhere(depth, subject > 0.5f) : 1.0f;
-            result->focus_from = MBX_CV_FOCUSED_ON_MATTE;
-        } else if (options->face.width > 0) {
-            cv::Rect face = cv::Rect(options->face.x, options->face.y, options->face.width, options->face.height) & cv::Rect(cv::Point(), size);
-            focus = medianWhere(depth(face), cv::Mat());
-            result->focus_from = MBX_CV_FOCUSED_ON_FACE;
-        } else {
-            focus = medianWhere(depth, nearRegion(depth));
-            result->focus_from = MBX_CV_FOCUSED_ON_NEAR_REGION;
-        }
+        cv::Mat depth = disparity ? normalisedDisparity(resizedFloat(*disparity, size, false, "depth"), options->depth_is_distance != 0)
+                                  : subject;
+        const float focus = focalPlane(depth, subject, disparity != nullptr, options, result);
         result->focus_disparity = focus;
         const float maxRadius = float(options->max_blur * longSide * apertureStrength(options->aperture));
         result->max_radius = maxRadius;
         const bool blurring = options->background == MBX_CV_BACKGROUND_BLUR && maxRadius >= 0.5f;
         step("matte, depth, focus");
 
-        // Per pixel: the subject's alpha (a matte at 0.98 and above is the subject whole, its pixels
-        // kept exactly; with depth alone, what lies on the focal plane), and the share of the rest
-        // that lies in front of the focal plane (the near layer).
-        cv::Mat alpha(size, CV_32F), nearShare(size, CV_32F);
-        const bool layered = !disparity;
-        cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
-            for (int y = range.start; y < range.end; ++y) {
-                const float *d = depth.ptr<float>(y), *m = subject.empty() ? nullptr : subject.ptr<float>(y);
-                float *a = alpha.ptr<float>(y), *nr = nearShare.ptr<float>(y);
-                for (int x = 0; x < size.width; ++x) {
-                    const float offset = (d[x] - focus) * maxRadius; // signed radius, > 0 in front
-                    const float s = m ? m[x] : std::clamp(1.5f - std::abs(offset), 0.0f, 1.0f);
-                    a[x] = std::clamp((s - 0.02f) * (1 / 0.96f), 0.0f, 1.0f);
-                    nr[x] = layered ? 0.0f : (1 - a[x]) * std::clamp(offset - 0.5f, 0.0f, 1.0f);
-                }
-            }
-        });
+        cv::Mat alpha, nearShare;
+        subjectLayers(depth, subject, focus, maxRadius, !disparity, alpha, nearShare);
         if (alphaOut && alphaOut->data) {
             cv::Mat target(alphaOut->height, alphaOut->width, CV_8U, alphaOut->data, alphaOut->stride), resized;
             cv::resize(alpha, resized, cv::Size(alphaOut->width, alphaOut->height), 0, 0, cv::INTER_LINEAR);
@@ -578,7 +679,6 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
         }
         cv::Mat foregroundSmooth, backgroundSmooth;
         estimateColours(photo, alpha, foregroundSmooth, backgroundSmooth);
-        const double smoothScale = double(foregroundSmooth.cols) / size.width;
         step("alpha, colour estimate");
 
         const float gamma = float(1 + 3 * std::clamp(options->highlights, 0.0, 1.0));
@@ -595,79 +695,14 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
             behind = blurredFarLayer(photoInPower, alpha, nearShare, depth, focus, maxRadius, gamma, step);
         }
 
-        // The subject over it: only the background's share of each edge pixel changes.
-        cv::Mat rendered(size, CV_32FC3);
-        const bool transparent = options->background == MBX_CV_BACKGROUND_TRANSPARENT || (!blurring && behind.empty());
         const bool cutOut = options->background == MBX_CV_BACKGROUND_TRANSPARENT;
-        cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
-            float f[3], b[3], foreground[3], background[3];
-            for (int y = range.start; y < range.end; ++y) {
-                const float *a = alpha.ptr<float>(y), *p = photo.ptr<float>(y);
-                const float *behindRow = behind.empty() ? nullptr : behind.ptr<float>(y);
-                float *o = rendered.ptr<float>(y);
-                for (int x = 0; x < size.width; ++x) {
-                    const float *pixel = p + x * 3;
-                    if (a[x] >= 1 || (transparent && !cutOut)) { // the subject whole, or nothing to change
-                        for (int c = 0; c < 3; ++c) o[x * 3 + c] = pixel[c];
-                        continue;
-                    }
-                    if (a[x] <= 0) {
-                        for (int c = 0; c < 3; ++c) foreground[c] = background[c] = pixel[c];
-                    } else {
-                        sampleLevel(foregroundSmooth, smoothScale, x, y, f);
-                        sampleLevel(backgroundSmooth, smoothScale, x, y, b);
-                        edgeColours(pixel, a[x], f, b, foreground, background);
-                    }
-                    for (int c = 0; c < 3; ++c)
-                        o[x * 3 + c] = cutOut ? foreground[c] : pixel[c] + (1 - a[x]) * (behindRow[x * 3 + c] - background[c]);
-                }
-            }
-        });
+        const bool transparent = cutOut || (!blurring && behind.empty());
+        cv::Mat rendered = compositeSubject(photo, alpha, behind, foregroundSmooth, backgroundSmooth, transparent, cutOut);
         behind.release();
         step("composite");
 
-        if (blurring && cv::countNonZero(nearShare > 0.01f) > 0) {
-            // The near layer, premultiplied, its radius spread outwards (a max filter, worked out at a
-            // quarter of the size) so its blur covers what lies behind it.
-            cv::Mat nearRadius(size, CV_32F), layer(size, CV_32FC4);
-            cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
-                for (int y = range.start; y < range.end; ++y) {
-                    const float *nr = nearShare.ptr<float>(y), *d = depth.ptr<float>(y), *p = photoInPower.ptr<float>(y);
-                    float *r = nearRadius.ptr<float>(y), *l = layer.ptr<float>(y);
-                    for (int x = 0; x < size.width; ++x) {
-                        r[x] = nr[x] > 0.01f ? std::max(d[x] - focus, 0.0f) * maxRadius : 0.0f;
-                        for (int c = 0; c < 3; ++c) l[x * 4 + c] = p[x * 3 + c] * nr[x];
-                        l[x * 4 + 3] = nr[x];
-                    }
-                }
-            });
-            cv::Mat quarter;
-            cv::resize(nearRadius, quarter, cv::Size((size.width + 3) / 4, (size.height + 3) / 4), 0, 0, cv::INTER_AREA);
-            const int reach = 2 * int(std::ceil(maxRadius / 4)) + 3;
-            cv::dilate(quarter, quarter, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach, reach)));
-            cv::resize(quarter, nearRadius, size, 0, 0, cv::INTER_LINEAR);
-            step("near layer");
-            cv::Mat blurred = discBlur({layer}, {nearRadius});
-            layer.release();
-            step("near blur");
-            cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
-                for (int y = range.start; y < range.end; ++y) {
-                    const float *bl = blurred.ptr<float>(y);
-                    float *o = rendered.ptr<float>(y);
-                    for (int x = 0; x < size.width; ++x) {
-                        const float coverage = std::clamp(bl[x * 4 + 3], 0.0f, 1.0f);
-                        if (coverage <= 0) continue;
-                        for (int c = 0; c < 3; ++c) {
-                            // Premultiplied power: colour = (sum c^g a / sum a)^(1/g), times the coverage.
-                            float colour = bl[x * 4 + c] / std::max(bl[x * 4 + 3], 1e-6f);
-                            if (gamma != 1) colour = std::pow(std::max(colour, 0.0f), 1 / gamma);
-                            o[x * 3 + c] = colour * coverage + o[x * 3 + c] * (1 - coverage);
-                        }
-                    }
-                }
-            });
-            step("near composite");
-        }
+        if (blurring && cv::countNonZero(nearShare > 0.01f) > 0)
+            addNearLayer(rendered, photoInPower, nearShare, depth, focus, maxRadius, gamma, step);
         cv::min(cv::max(rendered, 0.0f), 1.0f, rendered);
         fromRGBFloat(rendered, *output);
         step("output");
