@@ -252,6 +252,7 @@ let package = Package(
                 "MatteboxCapture", "MatteboxCaptureService", "MatteboxPressure", "MatteboxCore", "MatteboxRuntime",
                 "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2", "MatteboxMovie",
             ]),
+        .testTarget(name: "MatteboxPairedMediaTests", dependencies: ["MatteboxPairedMedia", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxServerTests",
             dependencies: [

@@ -51,7 +51,7 @@ package struct LivePhotoInspection: Encodable, Sendable {
     /// Mattebox put it (one read of its first bytes), else found by reading
     /// the file in chunks, as a tool that rewrote the file may have moved it.
     /// The file is never read whole.
-    static func offset(of movie: Data, in url: URL) -> Int? {
+    package static func offset(of movie: Data, in url: URL) -> Int? {
         guard !movie.isEmpty, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size >= UInt64(movie.count) else { return nil }

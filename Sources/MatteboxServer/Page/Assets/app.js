@@ -1,7 +1,7 @@
 "use strict";
 const token = document.querySelector('meta[name="mattebox-token"]').content;
 const $ = (id) => document.getElementById(id);
-let status = null, cameraInfo = null, viewing = null, shutterBusy = false;
+let appStatus = null, cameraInfo = null, viewing = null, shutterBusy = false;
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -14,30 +14,30 @@ async function api(method, path, body) {
 
 // The session: cameras, what can be delivered, the preview's mirroring and turn.
 async function loadStatus() {
-  status = await api("GET", "/api/status");
+  appStatus = await api("GET", "/api/status");
   const select = $("camera");
   select.innerHTML = "";
-  for (const camera of status.cameras) {
+  for (const camera of appStatus.cameras) {
     const option = new Option(`${camera.name} (${camera.position})`, camera.id);
     select.add(option);
   }
-  select.value = status.camera;
-  cameraInfo = status.cameras.find((c) => c.id === status.camera);
-  $("camera-name").textContent = cameraInfo ? cameraInfo.name : status.camera;
+  select.value = appStatus.camera;
+  cameraInfo = appStatus.cameras.find((c) => c.id === appStatus.camera);
+  $("camera-name").textContent = cameraInfo ? cameraInfo.name : appStatus.camera;
   const preview = $("preview");
   preview.classList.toggle("mirrored", !!(cameraInfo && cameraInfo.mirroredPreview));
-  preview.dataset.camera = status.camera;
+  preview.dataset.camera = appStatus.camera;
   preview.style.rotate = cameraInfo && cameraInfo.previewRotation ? `${cameraInfo.previewRotation}deg` : "";
-  $("switch").hidden = status.cameras.length < 2;
-  $("depth-toggle").hidden = !status.deliverable.depth;
-  $("portrait-toggle").hidden = !status.deliverable.portraitMatte;
-  $("semantic-toggle").hidden = status.deliverable.semanticMattes.length === 0;
-  $("semantic-label").textContent = "Semantic mattes: " + status.deliverable.semanticMattes.map((r) => r.replace(/^.*:/, "").replace(/matte$/i, "")).join(", ");
+  $("switch").hidden = appStatus.cameras.length < 2;
+  $("depth-toggle").hidden = !appStatus.deliverable.depth;
+  $("portrait-toggle").hidden = !appStatus.deliverable.portraitMatte;
+  $("semantic-toggle").hidden = appStatus.deliverable.semanticMattes.length === 0;
+  $("semantic-label").textContent = "Semantic mattes: " + appStatus.deliverable.semanticMattes.map((r) => r.replace(/^.*:/, "").replace(/matte$/i, "")).join(", ");
   $("mirror-toggle").hidden = !(cameraInfo && cameraInfo.position === "front");
   $("focus-hint").hidden = !(cameraInfo && cameraInfo.tapToFocus);
   const format = $("format");
-  if (format.options.length === 0) for (const name of status.formats) format.add(new Option(name, name));
-  showSession(status.session);
+  if (format.options.length === 0) for (const name of appStatus.formats) format.add(new Option(name, name));
+  showSession(appStatus.session);
   await loadControls();
 }
 
@@ -74,7 +74,7 @@ function listen() {
   const events = new EventSource("/api/events");
   events.onmessage = (message) => {
     const event = JSON.parse(message.data);
-    if (status) status.session = event.status;
+    if (appStatus) appStatus.session = event.status;
     showSession(event.status);
     if (event.type === "willCapture") flash();
     // A still, a Live Photo's movie or a recording has been written: the library shows it.
@@ -116,7 +116,7 @@ async function shoot() {
     $("result").textContent = "The photo failed: " + error.message;
   } finally {
     shutterBusy = false;
-    showSession(status.session);
+    showSession(appStatus.session);
   }
 }
 
@@ -376,7 +376,7 @@ async function loadTrash() {
 $("shutter").addEventListener("click", shoot);
 // AVCam's record button: start, then stop; the timeline's events redraw it.
 $("record").addEventListener("click", async () => {
-  const recording = !!(status && status.session.recording);
+  const recording = !!(appStatus && appStatus.session.recording);
   try {
     const reply = await api("POST", "/api/recording", { action: recording ? "stop" : "start", mirrorFront: $("mirror").checked });
     $("result").textContent = recording ? `Movie ${reply.path}, ${reply.frames} frames, ${reply.duration.toFixed(1)} s` : `Recording to ${reply.path}`;
@@ -386,8 +386,8 @@ $("record").addEventListener("click", async () => {
 $("live").addEventListener("change", () => api("POST", "/api/live", { enabled: $("live").checked }).catch((e) => { $("result").textContent = e.message; $("live").checked = false; }));
 $("camera").addEventListener("change", () => switchCamera($("camera").value));
 $("switch").addEventListener("click", () => {
-  const ids = status.cameras.map((c) => c.id);
-  switchCamera(ids[(ids.indexOf(status.camera) + 1) % ids.length]);
+  const ids = appStatus.cameras.map((c) => c.id);
+  switchCamera(ids[(ids.indexOf(appStatus.camera) + 1) % ids.length]);
 });
 $("resume").addEventListener("click", () => api("POST", "/api/session/resume").then(loadStatus).catch((e) => { $("result").textContent = e.message; }));
 $("preview").addEventListener("click", tap);
