@@ -87,15 +87,21 @@ let package = Package(
         .target(name: "MatteboxMetadata", dependencies: ["MatteboxRuntime"]),
         .target(
             name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "CHeif", "CHeifShim"]),
+        // What is done to pixels, through libvips: turns, mirrors, crops, scaling, contact sheets.
+        .target(name: "MatteboxImageOps", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVipsShim"]),
         .target(
             name: "MatteboxImageIO",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxMetadata", "CVipsShim", "CTurboJPEG"]),
+            dependencies: [
+                "MatteboxImageOps", "MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxMetadata", "CVipsShim",
+                "CTurboJPEG",
+            ]),
         .target(
             name: "MatteboxPluginHost",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "CMatteboxPluginABI"]),
         .target(
             name: "MatteboxPipeline",
             dependencies: [
+                "MatteboxImageOps",
                 "MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPairedMedia", "Yams",
             ]),
         // Batches: files to worker processes (each its own runner and writer), shards, resume, reports, the inference process.
@@ -124,17 +130,19 @@ let package = Package(
         .target(
             name: "MatteboxCaptureService",
             dependencies: [
+                "MatteboxImageOps",
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
                 "MatteboxRuntime", "MatteboxMovie", "MatteboxPairedMedia", "MatteboxHEIF", "MatteboxImageIO",
             ]),
         // The photo library: one folder's photos and movies, their index, thumbnails, overlays and trash.
         .target(
             name: "MatteboxLibrary",
-            dependencies: ["MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxCore", "MatteboxRuntime"]),
+            dependencies: ["MatteboxImageOps", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxCore", "MatteboxRuntime"]),
         // The camera app (`mattebox serve`): HTTP on Hummingbird over a capture session and a library folder.
         .target(
             name: "MatteboxServer",
             dependencies: [
+                "MatteboxImageOps",
                 "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxLibrary",
                 "MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxPressure",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -157,6 +165,7 @@ let package = Package(
         .executableTarget(
             name: "mattebox",
             dependencies: [
+                "MatteboxImageOps",
                 "MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "MatteboxImageIO", "MatteboxHEIF",
                 "MatteboxPluginHost", "MatteboxPipeline", "MatteboxBatch", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
                 "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "MatteboxPairedMedia", "CMatteboxPluginABI",
@@ -218,10 +227,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "MatteboxHEIFTests",
-            dependencies: ["MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxImageOps", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxImageIOTests",
-            dependencies: ["MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxImageOps", "MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPluginHostTests",
             dependencies: ["MatteboxPluginHost", "MatteboxPipeline", "MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
@@ -237,18 +246,21 @@ let package = Package(
         .testTarget(
             name: "PluginsTests",
             dependencies: [
+                "MatteboxImageOps",
                 "MatteboxPipeline", "MatteboxCore", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxRuntime",
                 "MatteboxTestSupport",
             ]),
         .testTarget(
             name: "MatteboxEvaluationTests",
             dependencies: [
+                "MatteboxImageOps",
                 "MatteboxEvaluation", "MatteboxVision", "MatteboxCore", "MatteboxImageIO", "MatteboxPipeline",
                 "MatteboxPluginHost", "MatteboxTestSupport",
             ]),
         .testTarget(
             name: "MatteboxCaptureTests",
             dependencies: [
+                "MatteboxImageOps",
                 "MatteboxCapture", "MatteboxCaptureService", "MatteboxPressure", "MatteboxCore", "MatteboxRuntime",
                 "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2", "MatteboxMovie",
             ]),

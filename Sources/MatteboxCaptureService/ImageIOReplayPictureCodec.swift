@@ -2,6 +2,7 @@ import Foundation
 import MatteboxCapture
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxImageOps
 
 /// Replay cameras' pictures through Mattebox's image I/O: any photo format it
 /// reads (shown upright), libvips for turning, cropping and scaling, and its

@@ -2,6 +2,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxMovie
 import MatteboxPairedMedia
 import MatteboxRuntime

@@ -1,5 +1,6 @@
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxPluginHost
 
 /// The plugin host's pixel and format services done by Mattebox's image I/O:

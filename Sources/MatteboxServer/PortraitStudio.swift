@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxLibrary
 import MatteboxPipeline
 import MatteboxPluginHost

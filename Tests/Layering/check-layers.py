@@ -26,14 +26,14 @@ import sys
 # The flow, low to high: a module may depend only on modules before it.
 LAYERS = [
     "MatteboxRuntime", "MatteboxGeometry", "MatteboxPressure", "MatteboxModels", "MatteboxCore", "MatteboxISOBMFF", "MatteboxMovie", "MatteboxHEIF",
-    "MatteboxImageIO", "MatteboxPairedMedia", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxBatch",
+    "MatteboxImageOps", "MatteboxImageIO", "MatteboxPairedMedia", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxBatch",
     "MatteboxEvaluation", "MatteboxCapture", "MatteboxCaptureService", "MatteboxLibrary", "MatteboxServer", "mattebox",
 ]
 FORBIDDEN = {
     # A source reads cameras; pictures and codecs reach it through seams (ReplayPictureCodec, MovieOutput, PhotoDelivery).
-    "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation", "MatteboxMovie", "MatteboxImageIO", "MatteboxHEIF"},
+    "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation", "MatteboxMovie", "MatteboxImageIO", "MatteboxImageOps", "MatteboxHEIF"},
     # The plugin host is the ABI: pixels and formats reach it through PhotoServices, never a codec.
-    "MatteboxPluginHost": {"MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxPairedMedia"},
+    "MatteboxPluginHost": {"MatteboxImageIO", "MatteboxImageOps", "MatteboxHEIF", "MatteboxMovie", "MatteboxPairedMedia"},
     "MatteboxPipeline": {"MatteboxCapture", "MatteboxCaptureService", "MatteboxBatch"},
     "MatteboxBatch": {"MatteboxCapture", "MatteboxCaptureService"},
     # The library is a folder of photos: no camera, no pipeline, no HTTP.

@@ -3,6 +3,7 @@ import MatteboxCapture
 import MatteboxCaptureService
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxMovie
 import MatteboxPressure
 import MatteboxRuntime

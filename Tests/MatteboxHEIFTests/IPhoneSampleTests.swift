@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxISOBMFF
+import MatteboxImageOps
 import MatteboxTestSupport
 import Testing
 

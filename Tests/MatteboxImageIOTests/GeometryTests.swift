@@ -1,5 +1,6 @@
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxRuntime
 import MatteboxTestSupport
 import Testing

@@ -3,6 +3,7 @@ import MatteboxCore
 import MatteboxHEIF
 import MatteboxISOBMFF
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxRuntime
 import MatteboxTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxImageOps
 
 /// What the Orientation plugin does to a photo, through the same host
 /// geometry: mirror, then turn clockwise, then orientation 1.

@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxRuntime
 import MatteboxTestSupport
 import Testing

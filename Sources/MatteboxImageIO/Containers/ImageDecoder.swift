@@ -1,6 +1,7 @@
 import CVipsShim
 import Foundation
 import MatteboxCore
+import MatteboxImageOps
 import MatteboxRuntime
 
 /// Reads photos from files into a Photo through the container the file's

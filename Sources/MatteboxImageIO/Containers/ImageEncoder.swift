@@ -2,6 +2,7 @@ import CVipsShim
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxImageOps
 import MatteboxMetadata
 import MatteboxRuntime
 

@@ -3,6 +3,7 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxMovie
 import MatteboxPairedMedia
 import MatteboxRuntime

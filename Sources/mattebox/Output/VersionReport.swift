@@ -1,6 +1,7 @@
 import CMatteboxPluginABI
 import MatteboxHEIF
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxRuntime
 import MatteboxVision
 

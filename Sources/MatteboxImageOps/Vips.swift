@@ -6,15 +6,15 @@ import MatteboxRuntime
 /// The bridge between libvips' memory and Mattebox images: starting the library,
 /// turning its buffers into PixelImages without copying, and its messages into
 /// MatteboxErrors.
-enum Vips {
-    static func start() throws {
+package enum Vips {
+    package static func start() throws {
         guard mbx_vips_start() == 0 else {
             throw MatteboxError("libvips failed to start", hint: "is libvips42 installed? run `make deps`")
         }
     }
 
     /// Runs a shim call that reports failure through a malloc'd message.
-    static func call(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32) throws {
+    package static func call(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32) throws {
         var message: UnsafeMutablePointer<CChar>?
         if body(&message) != 0 {
             let text = message.map { String(cString: $0) } ?? "libvips failed"
@@ -24,7 +24,7 @@ enum Vips {
     }
 
     /// libvips' words for a damaged file, with what they mean in front (the original kept after it).
-    static func explained(_ message: String) -> String {
+    package static func explained(_ message: String) -> String {
         let meanings = [
             ("Premature end of", "the file is cut short (truncated, or still being copied)"),
             ("Not a JPEG file", "the file is not the JPEG its name says"),
@@ -39,7 +39,7 @@ enum Vips {
     }
 
     /// Adopts pixels libvips allocated; they are released with g_free.
-    static func image(adopting pixels: mbx_pixels) throws -> PixelImage {
+    package static func image(adopting pixels: mbx_pixels) throws -> PixelImage {
         guard let data = pixels.data, let format = SampleFormat(rawValue: Int(pixels.format)) else {
             var leftover = pixels
             mbx_vips_pixels_free(&leftover)
@@ -55,13 +55,13 @@ enum Vips {
     }
 
     /// A borrowed description of an image's pixels for a shim call.
-    static func pixels(of image: PixelImage) -> mbx_pixels {
+    package static func pixels(of image: PixelImage) -> mbx_pixels {
         mbx_pixels(
             data: image.data, size: image.byteCount, width: Int32(image.width),
             height: Int32(image.height), bands: Int32(image.channels), format: Int32(image.format.rawValue))
     }
 
-    static func data(_ blob: mbx_blob) -> Data? {
+    package static func data(_ blob: mbx_blob) -> Data? {
         guard let bytes = blob.data, blob.size > 0 else { return nil }
         return Data(bytes: bytes, count: blob.size)
     }
