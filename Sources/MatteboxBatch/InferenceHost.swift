@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxPipeline
 import MatteboxRuntime
+import Synchronization
 
 /// The inference process of a batch with several workers (`mattebox
 /// inference-server`): every worker's vision code sends its networks' inputs
@@ -9,18 +10,21 @@ import MatteboxRuntime
 /// inference fails only the photos in flight: a watcher thread starts it
 /// again at once, and the workers' next requests wait for it to listen. The
 /// socket sits in a private folder removed by `stop`.
-// Unchecked: child and counters behind an NSLock; one watcher thread waits on the child; `stop` waits for it.
-package final class InferenceHost: @unchecked Sendable {
+/// One watcher thread waits on the child; `stop` waits for the watcher.
+package final class InferenceHost: Sendable {
     package let socketPath: String
     private let command: [String]
     private let folder: URL
-    private let lock = NSLock()
-    private var child: SpawnedChild?
-    private var stopping = false
+    /// The running process and the counts, behind a lock the compiler checks.
+    private struct State {
+        var child: SpawnedChild?
+        var stopping = false
+        var starts = 0
+    }
+    private let state = Mutex(State())
     private let watcherEnded = DispatchSemaphore(value: 0)
-    private var starts_ = 0
     /// How many times it was started (1 unless it died).
-    package var starts: Int { lock.withLock { starts_ } }
+    package var starts: Int { state.withLock { $0.starts } }
 
     /// `command` starts the process; `--socket PATH` is added.
     package init(command: [String]) throws {
@@ -39,7 +43,7 @@ package final class InferenceHost: @unchecked Sendable {
 
     /// Starts the process, waits until it listens, and watches it.
     package func start() throws {
-        try lock.withLock { child = try spawn() }
+        try state.withLock { $0.child = try spawn(&$0) }
         let watcher = Thread { [self] in watch() }
         watcher.stackSize = 1 << 18
         watcher.start()
@@ -47,9 +51,9 @@ package final class InferenceHost: @unchecked Sendable {
 
     /// Ends the process and removes its socket folder.
     package func stop() {
-        let running = lock.withLock { () -> SpawnedChild? in
-            stopping = true
-            return child
+        let running = state.withLock { state -> SpawnedChild? in
+            state.stopping = true
+            return state.child
         }
         if let running {
             running.kill()
@@ -61,35 +65,38 @@ package final class InferenceHost: @unchecked Sendable {
     /// Started again whenever it ends before `stop`.
     private func watch() {
         defer { watcherEnded.signal() }
-        while let running = lock.withLock({ child }) {
+        while let running = state.withLock({ $0.child }) {
             let ended = running.wait()
-            lock.lock()
-            defer { lock.unlock() }
-            if stopping { return }
-            Log.emit(.warning, "the inference process ended (\(ended)); the photos it was running fail; starting it again")
-            do {
-                child = try spawn()
-            } catch {
-                Log.emit(.error, "\(error)")
-                child = nil
+            let stopped = state.withLock { state -> Bool in
+                if state.stopping { return true }
+                Log.emit(.warning, "the inference process ended (\(ended)); the photos it was running fail; starting it again")
+                do {
+                    state.child = try spawn(&state)
+                } catch {
+                    Log.emit(.error, "\(error)")
+                    state.child = nil
+                }
+                return false
             }
+            if stopped { return }
         }
     }
 
-    private func spawn() throws -> SpawnedChild {
+    /// Starts the process and waits until it listens; called with the state locked.
+    private func spawn(_ state: inout State) throws -> SpawnedChild {
         try? FileManager.default.removeItem(atPath: socketPath)
         // A crash ends it at once: the batch reports it in one line, and no
         // photo is served by a process that is writing its backtrace. The
         // tests' fault switch (MATTEBOX_INFERENCE_ABORT_AT) holds for the first process only.
         var environment = BatchScheduler.allocatorEnvironment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, ours in ours }
-        if starts_ > 0 { environment["MATTEBOX_INFERENCE_ABORT_AT"] = "" }
+        if state.starts > 0 { environment["MATTEBOX_INFERENCE_ABORT_AT"] = "" }
         let started: SpawnedChild
         do {
             started = try SpawnedChild.spawn(command, environment: environment, input: .null, output: .null, errors: .inherit)
         } catch {
             throw MatteboxError("cannot start the inference process: \(error)")
         }
-        starts_ += 1
+        state.starts += 1
         let deadline = ContinuousClock.now + .seconds(30)
         while !FileManager.default.fileExists(atPath: socketPath) {
             if let ended = started.ended() { throw MatteboxError("the inference process ended at start (\(ended))") }

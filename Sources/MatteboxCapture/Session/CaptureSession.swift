@@ -49,18 +49,18 @@ package actor CaptureSession {
     }
 
     package nonisolated let events: AsyncStream<CaptureEvent>
-    private let eventSink: AsyncStream<CaptureEvent>.Continuation
+    let eventSink: AsyncStream<CaptureEvent>.Continuation
     package let cameras: [CameraDevice]
-    package private(set) var configuration: Configuration
-    package private(set) var state = State.idle
-    package private(set) var readiness = CaptureReadiness.sessionNotRunning
-    package private(set) var pressure = PressureLevel.nominal
+    package internal(set) var configuration: Configuration
+    package internal(set) var state = State.idle
+    package internal(set) var readiness = CaptureReadiness.sessionNotRunning
+    package internal(set) var pressure = PressureLevel.nominal
 
-    private var pending: Configuration?
+    var pending: Configuration?
     var loop: StreamLoop?
-    private let ring: FrameRing
-    private let preview = PreviewFanout()
-    private let delivery: any PhotoDelivery
+    let ring: FrameRing
+    let preview = PreviewFanout()
+    let delivery: any PhotoDelivery
     let movieOutput: (any MovieOutput)?
     let taps = FrameTaps()
     var recording: (any MovieRecording)?
@@ -68,17 +68,17 @@ package actor CaptureSession {
     var livePhotoPreRoll: LivePhotoPreRoll?
     var livePhotosInProgress = 0
     /// The frame rate is held down for system pressure (not while a movie records).
-    private var throttled = false
-    private let maxPhotosInFlight: Int
-    private var photosInFlight = 0
-    private var slotWaiters: [CheckedContinuation<Void, Never>] = []
-    private var drainWaiters: [CheckedContinuation<Void, Never>] = []
-    private var recovery: Task<Void, Never>?
-    private var governor: Task<Void, Never>?
-    private let monitor: PressureMonitor?
-    private let policy: PressurePolicy
-    private var throttledSince: Date?
-    private var busyCapturing = false
+    var throttled = false
+    let maxPhotosInFlight: Int
+    var photosInFlight = 0
+    var slotWaiters: [CheckedContinuation<Void, Never>] = []
+    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    var recovery: Task<Void, Never>?
+    var governor: Task<Void, Never>?
+    let monitor: PressureMonitor?
+    let policy: PressurePolicy
+    var throttledSince: Date?
+    var busyCapturing = false
 
     package init(
         cameras: [CameraDevice], camera: CameraDevice? = nil, delivery: any PhotoDelivery, movieOutput: (any MovieOutput)? = nil,
@@ -118,7 +118,7 @@ package actor CaptureSession {
         try stage(next)
     }
 
-    private func stage(_ next: Configuration) throws {
+    func stage(_ next: Configuration) throws {
         let inBlock = pending != nil
         pending = next
         if !inBlock { try commitConfiguration() }
@@ -198,7 +198,7 @@ package actor CaptureSession {
     /// The frame interval the camera itself runs at now.
     package var deviceFramesPerSecond: Double? { loop?.interval?.framesPerSecond }
 
-    private func restartLoop(framesPerSecond: Double? = nil) throws {
+    func restartLoop(framesPerSecond: Double? = nil) throws {
         stopLoop()
         let rate = framesPerSecond ?? effectiveFrameRate()
         let next = try StreamLoop(
@@ -213,14 +213,14 @@ package actor CaptureSession {
         emit(.frameRate(min(next.interval?.framesPerSecond ?? 30, rate ?? .infinity)))
     }
 
-    private func stopLoop() {
+    func stopLoop() {
         loop?.stop()
         loop = nil
         ring.removeAll()
         taps.streamStopped()
     }
 
-    private func effectiveFrameRate() -> Double? {
+    func effectiveFrameRate() -> Double? {
         guard throttled else { return configuration.framesPerSecond }
         let offered = configuration.camera.formats.first { $0.fourcc == configuration.fourcc }?
             .sizes.first { $0.frameSize == configuration.size }?.framesPerSecond ?? []
@@ -228,7 +228,7 @@ package actor CaptureSession {
         return offered.filter { $0 <= policy.throttledFramesPerSecond }.max() ?? offered.min() ?? policy.throttledFramesPerSecond
     }
 
-    private func streamEnded(_ ended: StreamLoop, _ error: (any Error)?) {
+    func streamEnded(_ ended: StreamLoop, _ error: (any Error)?) {
         guard ended === loop, state == .running else { return }
         loop = nil
         ended.stop()
@@ -247,7 +247,7 @@ package actor CaptureSession {
         }
     }
 
-    private func interrupt(_ reason: InterruptionReason) {
+    func interrupt(_ reason: InterruptionReason) {
         stopLoop()
         if recording != nil {
             let ending: RecordingEnding = reason == .videoDeviceNotAvailableDueToSystemPressure ? .systemPressure : .deviceRemoved
@@ -260,7 +260,7 @@ package actor CaptureSession {
     }
 
     /// Tries to stream again every 250 ms until the camera is back.
-    private func scheduleRecovery() {
+    func scheduleRecovery() {
         recovery?.cancel()
         recovery = Task { [weak self] in
             while !Task.isCancelled {
@@ -271,7 +271,7 @@ package actor CaptureSession {
         }
     }
 
-    private func tryResume() -> Bool {
+    func tryResume() -> Bool {
         if case .interrupted(.videoDeviceNotAvailableDueToSystemPressure) = state { return true }
         guard state != .stopped else { return true }
         do { try restartLoop() } catch { return false }
@@ -282,228 +282,9 @@ package actor CaptureSession {
         return true
     }
 
-    // MARK: System pressure
-
-    private func startGovernor() {
-        guard let monitor, governor == nil else { return }
-        let interval = policy.sampleInterval
-        governor = Task { [weak self] in
-            while !Task.isCancelled {
-                let level = monitor.sample().level
-                guard let self else { return }
-                await self.apply(level)
-                try? await Task.sleep(for: .seconds(interval))
-            }
-        }
-    }
-
-    /// Acts on a pressure level: throttle at once by dropping frames, then
-    /// reprogram the device's interval once the level holds; stop at
-    /// shutdown after the photos in flight; resume when it falls.
-    package func apply(_ level: PressureLevel) async {
-        let previous = pressure
-        if level != previous {
-            pressure = level
-            emit(.systemPressure(level))
-        }
-        if level == .shutdown {
-            guard state == .running else { return }
-            await stopRecording(.systemPressure)
-            state = .interrupted(.videoDeviceNotAvailableDueToSystemPressure)
-            emit(.interrupted(.videoDeviceNotAvailableDueToSystemPressure))
-            setReadiness()
-            await drainPhotos()
-            stopLoop()
-            return
-        }
-        if case .interrupted(.videoDeviceNotAvailableDueToSystemPressure) = state {
-            do {
-                try restartLoop()
-                state = .running
-                emit(.interruptionEnded)
-                setReadiness()
-            } catch {
-                scheduleRecovery()
-            }
-            return
-        }
-        guard state == .running, let loop else { return }
-        // As AVCam: a movie being recorded keeps its frame rate; the throttle waits for it to end.
-        if level >= .serious, recording == nil {
-            if !throttled {
-                throttled = true
-                loop.limitFrameRate(to: policy.throttledFramesPerSecond)
-                emit(.frameRate(min(policy.throttledFramesPerSecond, loop.interval?.framesPerSecond ?? 30)))
-                throttledSince = Date()
-            }
-            let deviceRate = loop.interval?.framesPerSecond ?? 0
-            if let since = throttledSince, Date().timeIntervalSince(since) >= policy.reprogramAfter,
-                deviceRate > policy.throttledFramesPerSecond + 0.5, !busyCapturing, photosInFlight == 0
-            {
-                try? restartLoop()
-            }
-        } else if level < .serious, throttled {
-            throttled = false
-            throttledSince = nil
-            loop.limitFrameRate(to: nil)
-            if !busyCapturing, recording == nil { try? restartLoop() }
-        }
-    }
-
-    /// The auxiliary images pressure turns off, and the reason photos record.
-    private var pressureSkips: (roles: Set<ImageRole>, reason: String) {
-        switch pressure {
-        case .serious:
-            return ([.depth, .disparity], "depth off under serious system pressure")
-        case .critical, .shutdown:
-            return ([.depth, .disparity, .portraitMatte, .hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte],
-                    "depth and mattes off under critical system pressure")
-        default:
-            return ([], "")
-        }
-    }
-
-    // MARK: Photos
-
-    /// Takes a photo: the frame at the shutter press (zero shutter lag), or for
-    /// `quality` a still at the camera's largest size; then the delivery (pipeline and
-    /// file). Waits while `maxPhotosInFlight` photos are being processed.
-    package func capturePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> CaptureResult {
-        while photosInFlight >= maxPhotosInFlight {
-            await withCheckedContinuation { slotWaiters.append($0) }
-        }
-        guard state == .running, let loop else {
-            throw MatteboxError("cannot take a photo: the session is \(stateDescription)")
-        }
-        photosInFlight += 1
-        setReadiness()
-        defer { photoDone() }
-        let id = settings.uniqueID
-        emit(.photo(id: id, .willBeginCapture))
-        // Under pressure, while recording and for Live Photos no format switch: quality is capped at balanced.
-        let noSwitch = pressure >= .serious || recording != nil || settings.livePhotoContentIdentifier != nil
-        let quality = noSwitch && settings.quality == .quality ? .balanced : settings.quality
-        let live = try startLivePhoto(settings)
-        let chosen: (frame: CapturedFrame, decoder: any FrameDecoder)
-        do {
-            chosen = try await chooseFrame(settings, quality: quality, loop: loop)
-        } catch {
-            emit(.photo(id: id, .didFinish(output: nil, error: "\(error)")))
-            cancelLivePhoto(live)
-            throw error
-        }
-        emit(.photo(id: id, .willCapture(frameSequence: chosen.frame.sequence)))
-        var skips = pressureSkips
-        skips.roles.formUnion(settings.undeliveredRoles)
-        if skips.reason.isEmpty { skips.reason = "not requested in the photo settings" }
-        let job = PhotoJob(
-            frame: chosen.frame, decoder: chosen.decoder, camera: configuration.camera, settings: settings,
-            quality: quality, pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason, delivery: delivery,
-            cameraSettings: self.loop?.stream.currentSettings() ?? CameraSettings())
-        let sink = eventSink
-        do {
-            var result = try await Task.detached {
-                try job.run { sink.yield(.photo(id: id, .didFinishProcessing)) }
-            }.value
-            emit(.photo(id: id, .didFinish(output: result.output.path, error: nil)))
-            if let live {
-                (result.livePhotoMovie, result.livePhotoError) = await finishLivePhoto(
-                    live, photoID: id, stillTimestamp: chosen.frame.timestamp, still: result.output)
-            }
-            return result
-        } catch {
-            emit(.photo(id: id, .didFinish(output: nil, error: "\(error)")))
-            cancelLivePhoto(live)
-            throw error
-        }
-    }
-
-    private func chooseFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop) async throws
-        -> (CapturedFrame, any FrameDecoder)
-    {
-        let period = UInt64(loop.frameSeconds * 1e9)
-        // A larger still size is worth a format switch; without one, quality is balanced.
-        if quality == .quality, let still = try captureAtLargestSize() { return still }
-        let candidates = ring.frames(within: 2 * period + period / 2, before: settings.pressTime)
-        guard quality != .speed, candidates.count > 1 else {
-            return (try await frameAtPress(settings.pressTime, period: period), loop.decoder)
-        }
-        // Balanced: the sharpest good frame of the two periods up to the press, each decoded once.
-        let decoder = loop.decoder
-        let scored = candidates.map { frame in (frame, (try? decoder.rgbImage(of: frame)).map(Sharpness.score) ?? -1) }
-        return (scored.max { $0.1 < $1.1 }!.0, decoder)
-    }
-
-    /// The latest frame exposed at or before the press. Only when the ring
-    /// holds nothing that old (the stream just started) is the first frame
-    /// after it taken.
-    private func frameAtPress(_ press: UInt64, period: UInt64) async throws -> CapturedFrame {
-        let ring = self.ring
-        let known = ring.latest(atOrBefore: press)
-        if let known, ring.snapshot.last.map({ $0.timestamp <= press }) ?? false {
-            // Nothing after the press has arrived yet, so the frame being exposed at the press may still
-            // be in the driver's queue: wait for the next frame (normally within one period), and so
-            // never take an older frame than the one the user saw. A machine so loaded that the ring
-            // has moved past the press by the time this resumes gets the frame known before waiting.
-            let wait = max(0.25, 3 * Double(period) / 1e9)
-            _ = await Task.detached { ring.firstFrame(after: press, timeout: wait) }.value
-            return ring.latest(atOrBefore: press) ?? known
-        }
-        if let frame = known { return frame }
-        let waited = await Task.detached { ring.firstFrame(after: press, timeout: 2) }.value
-        guard let frame = waited else {
-            throw MatteboxError("\(configuration.camera.path): no frame arrived within 2 s of the shutter press")
-        }
-        return frame
-    }
-
-    /// `quality`: stop the preview stream, stream at the largest size, let
-    /// exposure settle for a few frames, keep the first good one, and go back
-    /// to the preview format.
-    private func captureAtLargestSize() throws -> (CapturedFrame, any FrameDecoder)? {
-        let camera = configuration.camera
-        guard let (fourcc, size) = camera.largestSize, size.pixels > configuration.size.pixels else { return nil }
-        busyCapturing = true
-        setReadiness()
-        defer {
-            busyCapturing = false
-            setReadiness()
-        }
-        stopLoop()
-        defer { try? restartLoop() }
-        let stillRing = FrameRing(capacity: 2)
-        let still = try StreamLoop(
-            camera: camera, fourcc: fourcc, size: size, framesPerSecond: nil, ring: stillRing, preview: PreviewFanout())
-        defer { still.stop() }
-        var seen = 0
-        let settleFrames = 3
-        let deadline = Date(timeIntervalSinceNow: 3)
-        while Date() < deadline {
-            guard let frame = try still.stream.nextFrame(timeoutMilliseconds: 500) else { continue }
-            seen += 1
-            if seen > settleFrames, frame.defect == nil { return (frame, still.decoder) }
-        }
-        throw MatteboxError("\(camera.path): no good frame at \(size.description) within 3 s")
-    }
-
-    private func photoDone() {
-        photosInFlight -= 1
-        if !slotWaiters.isEmpty { slotWaiters.removeFirst().resume() }
-        if photosInFlight == 0 {
-            for waiter in drainWaiters { waiter.resume() }
-            drainWaiters = []
-        }
-        setReadiness()
-    }
-
-    private func drainPhotos() async {
-        guard photosInFlight > 0 else { return }
-        await withCheckedContinuation { drainWaiters.append($0) }
-    }
-
     // MARK: Reporting
 
-    private func setReadiness() {
+    func setReadiness() {
         let next: CaptureReadiness =
             state != .running ? .sessionNotRunning
             : busyCapturing ? .notReadyMomentarily
@@ -513,7 +294,7 @@ package actor CaptureSession {
         emit(.readiness(next))
     }
 
-    private var stateDescription: String {
+    var stateDescription: String {
         switch state {
         case .idle: return "not started"
         case .running: return "running"
