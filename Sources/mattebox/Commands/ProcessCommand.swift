@@ -119,6 +119,22 @@ struct ProcessCommand: ParsableCommand {
     /// Where per-photo lines and the summary go: standard error when the photo itself goes to standard output.
     enum Lines { case standardOutput, standardError }
 
+    /// What a batch will do, settled before any photo runs: the inputs (this shard's), the
+    /// options, the validated pipeline and its fingerprint, the manifest and what `--resume` skips.
+    private struct BatchPlan {
+        var all: [BatchInput]
+        var inputs: [BatchInput]
+        var options: BatchOptions
+        var shard: BatchShard?
+        var registry: PluginRegistry
+        var source: PipelineSource
+        var fingerprint: String
+        var manifest: ResumeManifest
+        var queue: [BatchInput]
+        var skipped: [String: PhotoOutcome]
+        var workers: Int
+    }
+
     /// `spooledInput`: the temporary file standard input was spooled into, shown as "standard input".
     private func runBatch(linesTo lines: Lines = .standardOutput, spooledInput: String? = nil) throws {
         @Sendable func shown(_ outcome: PhotoOutcome) -> PhotoOutcome {
@@ -128,6 +144,48 @@ struct ProcessCommand: ParsableCommand {
             outcome.error = outcome.error?.replacingOccurrences(of: spooledInput, with: "standard input")
             return outcome
         }
+        let plan = try planBatch()
+        if dryRun {
+            return try DryRun(inputs: plan.inputs, queue: plan.queue, skipped: plan.skipped, options: plan.options, manifest: plan.manifest)
+                .print(json: json)
+        }
+        let pressure = BatchPressure(jobs: plan.workers)
+        let clock = ContinuousClock.now
+        let (run, inference) = try runScheduler(plan, pressure: pressure) { outcome in
+            ProcessCommand.printLine(shown(outcome), timings: timings, to: lines)
+        }
+        defer { inference?.stop() }
+        let byPath = Dictionary(run.outcomes.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        let outcomes = plan.inputs.compactMap { plan.skipped[$0.stem] ?? byPath[$0.url.path] }.map(shown)
+        var summary = BatchReport(
+            mattebox: MatteboxVersion.current, pipeline: plan.source.path, pipelineSHA256: plan.fingerprint, jobs: plan.workers,
+            peakConcurrency: run.peakConcurrency, highestPressure: pressure.highest.description,
+            shard: plan.shard?.description, wallSeconds: clock.secondsSince, total: outcomes.count,
+            succeeded: outcomes.filter { $0.status == .ok }.count, failed: outcomes.filter { $0.status == .failed }.count,
+            skipped: outcomes.filter { $0.status == .skipped }.count,
+            photos: outcomes)
+        if let report {
+            if let inference {
+                summary.inferenceStarts = inference.starts
+                do {
+                    summary.inferenceNetworks = try InferenceService.networkCount(socketPath: inference.socketPath)
+                } catch {
+                    Log.emit(.warning, "\(error)")
+                }
+            }
+            try AtomicFile.write(try JSONOutput.encode(summary), to: URL(fileURLWithPath: report))
+        }
+        if json {
+            try JSONOutput.print(summary)
+        } else if !verbosity.quiet {
+            Self.emit(Self.summaryLine(summary, plan: plan), to: lines)
+        }
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Checks the options, finds the inputs (this shard's), validates the pipeline for them,
+    /// prepares the output folder and reads its manifest.
+    private func planBatch() throws -> BatchPlan {
         var options = try batchOptions()
         guard jobs.map({ $0 >= 1 }) ?? true else { throw ValidationError("--jobs must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
@@ -168,67 +226,59 @@ struct ProcessCommand: ParsableCommand {
         for scan in registry.scans where scan.status != .ok {
             Log.emit(.debug, "plugin file \(scan.path) not used: \(scan.reason ?? scan.status.rawValue)")
         }
+        return BatchPlan(
+            all: all, inputs: inputs, options: options, shard: selectedShard, registry: registry, source: source, fingerprint: fingerprint,
+            manifest: manifest, queue: queue, skipped: skipped, workers: workers)
+    }
+
+    /// Runs the queue on worker processes (with one inference process when there are several),
+    /// recording each outcome in the manifest and the progress as it comes; `printLine` gets
+    /// the lines to show (-q: a failed photo's only). The caller stops the inference process.
+    private func runScheduler(
+        _ plan: BatchPlan, pressure: BatchPressure, printLine: @escaping @Sendable (PhotoOutcome) -> Void
+    ) throws -> (BatchRun, InferenceHost?) {
         var scheduler = BatchScheduler(
             workerCommand: [HostExecutable.path, "worker"],
-            setup: WorkerSetup(pipeline: source, options: options, plugins: registry.scans),
-            jobs: workers, photoTimeout: timeout)
-        if dryRun { return try DryRun(inputs: inputs, queue: queue, skipped: skipped, options: options, manifest: manifest)
-            .print(json: json) }
-        let pressure = BatchPressure(jobs: workers)
+            setup: WorkerSetup(pipeline: plan.source, options: plan.options, plugins: plan.registry.scans),
+            jobs: plan.workers, photoTimeout: timeout)
         if !ignorePressure { scheduler.concurrencyLimit = pressure.concurrency }
         // Several workers share one inference process, so each network is held once.
-        let inference = min(workers, queue.count) > 1 ? try InferenceHost(command: [HostExecutable.path, "inference-server"]) : nil
-        defer { inference?.stop() }
+        let inference = min(plan.workers, plan.queue.count) > 1 ? try InferenceHost(command: [HostExecutable.path, "inference-server"]) : nil
         if let inference {
-            try inference.start()
+            do { try inference.start() } catch {
+                inference.stop()
+                throw error
+            }
             scheduler.environment = inference.environment
         }
-        let progress = BatchProgress(total: queue.count, skipped: skipped.count, jsonLines: jsonProgress)
-        let clock = ContinuousClock.now
-        // -q: nothing but errors, so only a failed photo's line.
-        let quiet = verbosity.quiet
-        let run = try scheduler.run(queue) { [json, timings] index, outcome in
-            manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
-            progress.update(outcome) {
-                if !json, !quiet || outcome.status == .failed { ProcessCommand.printLine(shown(outcome), timings: timings, to: lines) }
-            }
-        }
-        progress.finish()
-
-        let byPath = Dictionary(run.outcomes.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
-        let outcomes = inputs.compactMap { skipped[$0.stem] ?? byPath[$0.url.path] }.map(shown)
-        let failed = outcomes.filter { $0.status == .failed }.count
-        var summary = BatchReport(
-            mattebox: MatteboxVersion.current, pipeline: source.path, pipelineSHA256: fingerprint, jobs: workers,
-            peakConcurrency: run.peakConcurrency, highestPressure: pressure.highest.description,
-            shard: selectedShard?.description, wallSeconds: clock.secondsSince, total: outcomes.count,
-            succeeded: outcomes.filter { $0.status == .ok }.count, failed: failed,
-            skipped: outcomes.filter { $0.status == .skipped }.count,
-            photos: outcomes)
-        if let report {
-            if let inference {
-                summary.inferenceStarts = inference.starts
-                do {
-                    summary.inferenceNetworks = try InferenceService.networkCount(socketPath: inference.socketPath)
-                } catch {
-                    Log.emit(.warning, "\(error)")
+        let progress = BatchProgress(total: plan.queue.count, skipped: plan.skipped.count, jsonLines: jsonProgress)
+        let quiet = verbosity.quiet, json = self.json, manifest = plan.manifest, queue = plan.queue, fingerprint = plan.fingerprint
+        let run: BatchRun
+        do {
+            run = try scheduler.run(queue) { index, outcome in
+                manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
+                progress.update(outcome) {
+                    if !json, !quiet || outcome.status == .failed { printLine(outcome) }
                 }
             }
-            try AtomicFile.write(try JSONOutput.encode(summary), to: URL(fileURLWithPath: report))
+        } catch {
+            inference?.stop()
+            throw error
         }
-        if json {
-            try JSONOutput.print(summary)
-        } else if !quiet {
-            var line = "\(summary.succeeded) succeeded, \(failed) failed"
-            if !skipped.isEmpty { line += ", \(skipped.count) already done" }
-            let kept = summary.skipped - skipped.count
-            if kept > 0 { line += ", \(kept) skipped (output exists)" }
-            let noted = outcomes.filter { !$0.notes.isEmpty }.count
-            if noted > 0 { line += ", \(noted) with notes (above)" }
-            if let shard = selectedShard { line += " (shard \(shard) of \(all.count) photos)" }
-            Self.emit(line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, workers, workers == 1 ? "" : "s"), to: lines)
-        }
-        if failed > 0 { throw ExitCode(1) }
+        progress.finish()
+        return (run, inference)
+    }
+
+    /// "12 succeeded, 1 failed, 3 already done … in 4.2 s with 2 workers".
+    private static func summaryLine(_ summary: BatchReport, plan: BatchPlan) -> String {
+        var line = "\(summary.succeeded) succeeded, \(summary.failed) failed"
+        if !plan.skipped.isEmpty { line += ", \(plan.skipped.count) already done" }
+        let kept = summary.skipped - plan.skipped.count
+        if kept > 0 { line += ", \(kept) skipped (output exists)" }
+        let noted = summary.photos.filter { !$0.notes.isEmpty }.count
+        if noted > 0 { line += ", \(noted) with notes (above)" }
+        if let shard = plan.shard { line += " (shard \(shard) of \(plan.all.count) photos)" }
+        return line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, plan.workers, plan.workers == 1 ? "" : "s")
     }
 
     private func batchOptions() throws -> BatchOptions {
