@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import Synchronization
 
 /// The thread that keeps a camera streaming: waits for each frame, drops
 /// defective ones (flagged, truncated MJPEG) and, under thermal throttling,
@@ -7,8 +8,7 @@ import MatteboxCore
 /// zero-shutter-lag ring, passes each to the frame taps (movie, Live Photo),
 /// feeds live-view subscribers, and reports how the
 /// stream ended (asked to stop, unplugged, or failed).
-// Unchecked: its state is used by the one stream thread it runs on, and read by the session after that thread ended.
-final class StreamLoop: @unchecked Sendable {
+final class StreamLoop: Sendable {
     /// What the loop counted since it started.
     struct Counters: Sendable {
         var kept = 0
@@ -28,12 +28,15 @@ final class StreamLoop: @unchecked Sendable {
     private let ring: FrameRing
     private let preview: PreviewFanout
     private let taps: FrameTaps?
-    private let lock = NSLock()
-    private var stopRequested = false
-    private var minimumSpacing: UInt64 = 0
-    private var counters = Counters()
+    /// What the stream thread and the session share, behind a lock the compiler checks.
+    private struct State {
+        var stopRequested = false
+        var minimumSpacing: UInt64 = 0
+        var counters = Counters()
+        var onEnd: (@Sendable ((any Error)?) -> Void)?
+    }
+    private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
-    private var onEnd: (@Sendable ((any Error)?) -> Void)?
 
     /// Opens the camera through its backend, sets the format and frame rate, and starts streaming.
     init(
@@ -53,7 +56,7 @@ final class StreamLoop: @unchecked Sendable {
     var frameSeconds: Double { interval?.seconds ?? 1.0 / 30 }
 
     func start(onEnd: @escaping @Sendable ((any Error)?) -> Void) {
-        self.onEnd = onEnd
+        state.withLock { $0.onEnd = onEnd }
         let thread = Thread { [self] in run() }
         thread.name = "mattebox-capture \(camera.path)"
         thread.start()
@@ -61,16 +64,16 @@ final class StreamLoop: @unchecked Sendable {
 
     /// Frames that come sooner than this after the last kept one are dropped (0: keep all).
     func limitFrameRate(to framesPerSecond: Double?) {
-        lock.withLock { minimumSpacing = framesPerSecond.map { UInt64(1e9 / $0 * 0.9) } ?? 0 }
+        state.withLock { $0.minimumSpacing = framesPerSecond.map { UInt64(1e9 / $0 * 0.9) } ?? 0 }
     }
 
-    var statistics: Counters { lock.withLock { counters } }
+    var statistics: Counters { state.withLock { $0.counters } }
 
     /// Stops the thread and the stream, and waits for both.
     func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            defer { stopRequested = true }
-            return !stopRequested && onEnd != nil
+        let wasRunning = state.withLock { state -> Bool in
+            defer { state.stopRequested = true }
+            return !state.stopRequested && state.onEnd != nil
         }
         if wasRunning { finished.wait() }
         stream.stop()
@@ -79,7 +82,7 @@ final class StreamLoop: @unchecked Sendable {
     private func run() {
         var ending: (any Error)?
         let timeout = Int32(max(200, frameSeconds * 2000 + 100))
-        while !lock.withLock({ stopRequested }) {
+        while !state.withLock({ $0.stopRequested }) {
             do {
                 guard let frame = try stream.nextFrame(timeoutMilliseconds: timeout) else { continue }
                 keep(frame)
@@ -88,9 +91,9 @@ final class StreamLoop: @unchecked Sendable {
                 break
             }
         }
-        let wasStopped = lock.withLock { () -> Bool in
-            defer { stopRequested = true }
-            return stopRequested
+        let (wasStopped, onEnd) = state.withLock { state -> (Bool, (@Sendable ((any Error)?) -> Void)?) in
+            defer { state.stopRequested = true }
+            return (state.stopRequested, state.onEnd)
         }
         finished.signal()
         if !wasStopped {
@@ -100,18 +103,18 @@ final class StreamLoop: @unchecked Sendable {
     }
 
     private func keep(_ frame: CapturedFrame) {
-        let accepted = lock.withLock { () -> Bool in
+        let accepted = state.withLock { state -> Bool in
             if frame.defect != nil {
-                counters.defective += 1
+                state.counters.defective += 1
                 return false
             }
-            if minimumSpacing > 0, counters.kept > 0, frame.timestamp < counters.lastKept + minimumSpacing {
-                counters.throttled += 1
+            if state.minimumSpacing > 0, state.counters.kept > 0, frame.timestamp < state.counters.lastKept + state.minimumSpacing {
+                state.counters.throttled += 1
                 return false
             }
-            if counters.kept == 0 { counters.firstKept = frame.timestamp }
-            counters.kept += 1
-            counters.lastKept = frame.timestamp
+            if state.counters.kept == 0 { state.counters.firstKept = frame.timestamp }
+            state.counters.kept += 1
+            state.counters.lastKept = frame.timestamp
             return true
         }
         guard accepted else { return }
