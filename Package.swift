@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "MatteboxPairedMedia",
             dependencies: [
-                "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "MatteboxMovie", "MatteboxHEIF", "MatteboxImageIO",
+                "MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxMetadata", "MatteboxMovie", "MatteboxHEIF", "MatteboxImageIO",
             ]),
         // Composition: a capture session's photos through the pipeline runner to the writer.
         .target(
@@ -264,7 +264,8 @@ let package = Package(
                 "MatteboxCapture", "MatteboxCaptureService", "MatteboxPressure", "MatteboxCore", "MatteboxRuntime",
                 "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2", "MatteboxMovie",
             ]),
-        .testTarget(name: "MatteboxPairedMediaTests", dependencies: ["MatteboxPairedMedia", "MatteboxTestSupport"]),
+        .testTarget(
+            name: "MatteboxPairedMediaTests", dependencies: ["MatteboxPairedMedia", "MatteboxImageIO", "MatteboxMovie", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxServerTests",
             dependencies: [

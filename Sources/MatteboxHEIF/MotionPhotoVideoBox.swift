@@ -50,5 +50,5 @@ package enum MotionPhotoVideoBox {
     }
 
     /// Boxes an MP4 or QuickTime movie is made of at its top level.
-    static let movieBoxes: Set<String> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "moof", "mfra", "sidx", "styp", "uuid", "meta", "pdin"]
+    package static let movieBoxes: Set<String> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "moof", "mfra", "sidx", "styp", "uuid", "meta", "pdin"]
 }

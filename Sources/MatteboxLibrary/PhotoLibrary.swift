@@ -217,7 +217,9 @@ package final class PhotoLibrary: Sendable {
     package enum Movie {
         /// A movie file: the entry itself, or a still's Live Photo movie beside it.
         case file(URL, type: String)
-        /// A Motion Photo's movie, inside the still.
+        /// A Motion Photo's movie: these bytes of the still's file, streamed from disk.
+        case part(of: URL, Range<Int>)
+        /// A Motion Photo's movie that only decoding the still found (a layout the locator does not know).
         case embedded(Data)
     }
 
@@ -227,6 +229,7 @@ package final class PhotoLibrary: Sendable {
         if let movie, Self.plainFile(movie) != nil {
             return .file(movie, type: movie.pathExtension.lowercased() == "mov" ? "video/quicktime" : "video/mp4")
         }
+        if let range = EmbeddedMovieLocation.range(in: url) { return .part(of: url, range) }
         guard let embedded = try photo(id).metadata.motionPhotoMovie else { throw LibraryError.noMovie(id) }
         return .embedded(embedded)
     }

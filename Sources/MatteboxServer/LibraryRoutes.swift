@@ -57,6 +57,8 @@ package struct LibraryRoutes: Sendable {
             switch movie {
             case .file(let url, let type):
                 return try await RangedResponse.make(.file(url), type: type, headers: cache, request: request, context: context)
+            case .part(let url, let range):
+                return try await RangedResponse.make(.filePart(url, range), type: "video/mp4", headers: cache, request: request, context: context)
             case .embedded(let data):
                 return try await RangedResponse.make(.bytes(data), type: "video/mp4", headers: cache, request: request, context: context)
             }

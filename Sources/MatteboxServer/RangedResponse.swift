@@ -15,6 +15,8 @@ import NIOCore
 enum RangedResponse {
     enum Source {
         case file(URL)
+        /// These bytes of a file (a Motion Photo's movie inside its still).
+        case filePart(URL, Range<Int>)
         case bytes(Data)
     }
 
@@ -28,6 +30,7 @@ enum RangedResponse {
                 throw HTTPError(.notFound)
             }
             size = bytes
+        case .filePart(_, let part): size = part.count
         case .bytes(let data): size = data.count
         }
         var headers = extra
@@ -52,6 +55,9 @@ enum RangedResponse {
         guard size > 0 else { return ResponseBody() }
         switch source {
         case .file(let url): return try await FileIO().loadFile(path: url.path, range: part, context: context)
+        case .filePart(let url, let within):
+            let start = within.lowerBound + part.lowerBound
+            return try await FileIO().loadFile(path: url.path, range: start...(start + part.count - 1), context: context)
         case .bytes(let data): return ResponseBody(byteBuffer: ByteBuffer(data: data[data.startIndex + part.lowerBound...data.startIndex + part.upperBound]))
         }
     }

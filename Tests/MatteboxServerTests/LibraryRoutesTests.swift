@@ -115,6 +115,33 @@ import Testing
         }
     }
 
+    @Test func streamsAMotionPhotosMovieFromInsideTheStill() async throws {
+        let still = folder.appendingPathComponent("m.jpg")
+        try photo.write(to: still)
+        let frames = (0..<6).map { index in
+            MovieFrame(bytes: [UInt8](repeating: UInt8(index * 40), count: 32 * 24 * 3), timestamp: UInt64(index) * 33_333_333, input: .rgb24)
+        }
+        let motion = try MotionPhoto.make(
+            still: still, frames: frames, stillTimestamp: frames[2].timestamp,
+            format: MovieFormat(width: 32, height: 24, input: .rgb24, framesPerSecond: 30), settings: MovieSettings())
+        let file = try Data(contentsOf: motion)
+        let range = try #require(EmbeddedMovieLocation.range(in: motion))
+        let movie = file[range]
+        #expect(range.upperBound == file.count && movie.count < file.count / 2)
+        try await serving { client in
+            try await client.execute(uri: "/api/library/\(motion.lastPathComponent)/movie", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "video/mp4")
+                #expect(Data(buffer: response.body) == movie)
+            }
+            try await client.execute(
+                uri: "/api/library/\(motion.lastPathComponent)/movie", method: .get, headers: [.range: "bytes=-100"]
+            ) { response in
+                #expect(response.status == .partialContent && Data(buffer: response.body) == movie.suffix(100))
+                #expect(response.headers[.contentRange] == "bytes \(movie.count - 100)-\(movie.count - 1)/\(movie.count)")
+            }
+        }
+    }
+
     @Test func reachesNothingButPlainFilesInTheFolder() async throws {
         let outside = try TestEnvironment.scratchDirectory("library-routes-outside").appendingPathComponent("secret.jpg")
         try Data("secret".utf8).write(to: outside)
