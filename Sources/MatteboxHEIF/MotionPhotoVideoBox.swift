@@ -26,7 +26,7 @@ package enum MotionPhotoVideoBox {
         var end = box.payload.upperBound
         var leftOut: String?
         if let parts = try? Box.children(of: container.bytes, in: box.payload, parent: type),
-            let trailer = parts.firstIndex(where: { !movieBoxes.contains($0.type) }), trailer > 0
+            let trailer = trailerIndex(parts.map(\.type))
         {
             end = parts[trailer].range.lowerBound
             leftOut = "the movie's \(parts[trailer...].map { "'\($0.type)'" }.joined(separator: ", ")) trailer "
@@ -49,6 +49,12 @@ package enum MotionPhotoVideoBox {
         return heif + Data(box.bytes) + movie
     }
 
+    /// Among the `mpvd` payload's boxes (by type, in order), the first of a
+    /// trailer after the movie's own boxes (Samsung's `sefd`); nil when there is none.
+    package static func trailerIndex(_ types: [String]) -> Int? {
+        types.indices.dropFirst().first { !movieBoxes.contains(types[$0]) }
+    }
+
     /// Boxes an MP4 or QuickTime movie is made of at its top level.
-    package static let movieBoxes: Set<String> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "moof", "mfra", "sidx", "styp", "uuid", "meta", "pdin"]
+    static let movieBoxes: Set<String> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "moof", "mfra", "sidx", "styp", "uuid", "meta", "pdin"]
 }

@@ -1,14 +1,16 @@
 import Foundation
 import MatteboxHEIF
 import MatteboxISOBMFF
+import MatteboxImageIO
 import MatteboxMetadata
 
 /// Where a Motion Photo's movie lies in its file, found from the file's
 /// structure alone, so a viewer streams the movie from disk without decoding
 /// the photo or reading the file whole: a JPEG's movie ends the file, its
-/// length given by the XMP near the file's start (`MotionPhotoXMP`); a HEIC's
-/// is the payload of its top-level `mpvd` box (`MotionPhotoVideoBox`), less a
-/// camera maker's trailer after the movie's own boxes.
+/// length given by the XMP near the file's start; a HEIC's is the payload of
+/// its top-level `mpvd` box, less a camera maker's trailer after the movie's
+/// own boxes. The rules are the readers' (`MotionPhotoTrailer`,
+/// `MotionPhotoVideoBox`), applied to box headers read from disk.
 package enum EmbeddedMovieLocation {
     /// The JPEG's segments before the image data are read from this much of its start.
     static let jpegHeadLimit = 1 << 20
@@ -28,10 +30,8 @@ package enum EmbeddedMovieLocation {
     private static func jpegMovie(_ handle: FileHandle, size: Int) -> Range<Int>? {
         guard (try? handle.seek(toOffset: 0)) != nil, let head = try? handle.read(upToCount: jpegHeadLimit),
             let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: [UInt8](head)),
-            let length = MotionPhotoXMP.movieLength(Data(payload.dropFirst(JPEGSegments.xmpHeader.count))),
-            length >= 16, length < size - 4
+            let movie = MotionPhotoTrailer.claimedRange(fileSize: size, xmp: Data(payload.dropFirst(JPEGSegments.xmpHeader.count)))
         else { return nil }
-        let movie = (size - length)..<size
         return startsWithFileType(handle, at: movie.lowerBound) ? movie : nil
     }
 
@@ -40,7 +40,7 @@ package enum EmbeddedMovieLocation {
             guard box.payload.count >= 16, startsWithFileType(handle, at: box.payload.lowerBound) else { return nil }
             // The movie's own boxes; what follows them (Samsung's 'sefd') is not the movie.
             let parts = topLevelBoxes(handle, in: box.payload)
-            let end = parts.first { !MotionPhotoVideoBox.movieBoxes.contains($0.type) }?.range.lowerBound ?? box.payload.upperBound
+            let end = MotionPhotoVideoBox.trailerIndex(parts.map(\.type)).map { parts[$0].range.lowerBound } ?? box.payload.upperBound
             return box.payload.lowerBound..<end
         }
         return nil
@@ -64,9 +64,7 @@ package enum EmbeddedMovieLocation {
     }
 
     private static func startsWithFileType(_ handle: FileHandle, at offset: Int) -> Bool {
-        guard (try? handle.seek(toOffset: UInt64(offset))) != nil, let bytes = try? handle.read(upToCount: 8), bytes.count == 8 else {
-            return false
-        }
-        return Array(bytes.suffix(4)) == Array("ftyp".utf8)
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil, let bytes = try? handle.read(upToCount: 8) else { return false }
+        return MotionPhotoTrailer.isMovieStart(bytes)
     }
 }

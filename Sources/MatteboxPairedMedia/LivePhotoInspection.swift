@@ -38,35 +38,14 @@ package struct LivePhotoInspection: Encodable, Sendable {
                     path: movie.path, identifierMatches: summary.contentIdentifier == contentIdentifier, movie: summary)
             }
         }
-        if let movie = motionPhotoMovie, let offset = offset(of: movie, in: url),
+        // Where the file holds it, found as the library finds it to stream it; the file is never read whole.
+        if let movie = motionPhotoMovie, let range = EmbeddedMovieLocation.range(in: url), range.count == movie.count,
             let summary = try? MovieInspector.inspect(Array(movie), name: "\(url.path) (Motion Photo movie)")
         {
             let timestamp = xmp.flatMap(MotionPhotoXMP.presentationMicroseconds)
-            report.motionPhoto = EmbeddedMovie(offset: offset, length: movie.count, presentationTimestampUs: timestamp, movie: summary)
+            report.motionPhoto = EmbeddedMovie(offset: range.lowerBound, length: movie.count, presentationTimestampUs: timestamp, movie: summary)
         }
         return report
-    }
-
-    /// Where `movie` starts in the file: at the end, where cameras and
-    /// Mattebox put it (one read of its first bytes), else found by reading
-    /// the file in chunks, as a tool that rewrote the file may have moved it.
-    /// The file is never read whole.
-    package static func offset(of movie: Data, in url: URL) -> Int? {
-        guard !movie.isEmpty, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size >= UInt64(movie.count) else { return nil }
-        let probe = movie.prefix(64)
-        let atEnd = size - UInt64(movie.count)
-        if (try? handle.seek(toOffset: atEnd)) != nil, (try? handle.read(upToCount: probe.count)) == probe { return Int(atEnd) }
-        // Chunks overlap by the probe's length, so a probe across a boundary is found.
-        let chunk = 1 << 20
-        var start: UInt64 = 0
-        while start < size, (try? handle.seek(toOffset: start)) != nil, let bytes = try? handle.read(upToCount: chunk + probe.count) {
-            if let found = bytes.range(of: probe) { return Int(start) + (found.lowerBound - bytes.startIndex) }
-            if bytes.count < chunk + probe.count { return nil }
-            start += UInt64(chunk)
-        }
-        return nil
     }
 
     /// The movie beside a still with its name (IMG_0001.HEIC and IMG_0001.MOV, as iPhones write them).

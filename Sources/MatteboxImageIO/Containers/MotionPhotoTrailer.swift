@@ -10,10 +10,21 @@ import MatteboxMetadata
 package enum MotionPhotoTrailer {
     /// Where the movie lies in `jpeg`, when the XMP says it is a Motion Photo and an MP4/MOV is there.
     package static func range(in jpeg: [UInt8], xmp: Data?) -> Range<Int>? {
-        guard let xmp, let length = MotionPhotoXMP.movieLength(xmp), length >= 16, length < jpeg.count - 4 else { return nil }
-        let start = jpeg.count - length
-        guard Array(jpeg[(start + 4)..<(start + 8)]) == Array("ftyp".utf8) else { return nil }
-        return start..<jpeg.count
+        guard let xmp, let range = claimedRange(fileSize: jpeg.count, xmp: xmp),
+            isMovieStart(jpeg[range.lowerBound..<(range.lowerBound + 8)])
+        else { return nil }
+        return range
+    }
+
+    /// The file's last bytes the XMP says are the movie, before anyone looks at them.
+    package static func claimedRange(fileSize size: Int, xmp: Data) -> Range<Int>? {
+        guard let length = MotionPhotoXMP.movieLength(xmp), length >= 16, length < size - 4 else { return nil }
+        return (size - length)..<size
+    }
+
+    /// Whether a movie's first 8 bytes are there: a box header whose type is `ftyp`.
+    package static func isMovieStart(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.count >= 8 && bytes.dropFirst(4).prefix(4).elementsEqual("ftyp".utf8)
     }
 
     /// `jpeg` without the movie at its end.
