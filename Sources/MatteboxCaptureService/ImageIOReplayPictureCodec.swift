@@ -17,10 +17,8 @@ package struct ImageIOReplayPictureCodec: ReplayPictureCodec {
         try ImageDecoder.decodePhoto(at: url).displayedUpright().primary
     }
 
-    package func turned(_ picture: PixelImage, clockwiseQuarterTurns quarterTurns: Int) throws -> PixelImage {
-        let turns: [Int: GeometryTransform] = [1: .rotate90, 2: .rotate180, 3: .rotate270]
-        guard let transform = turns[((quarterTurns % 4) + 4) % 4] else { return picture }
-        return try ImageGeometry.apply(transform, to: picture)
+    package func apply(_ transform: GeometryTransform, to picture: PixelImage) throws -> PixelImage {
+        try ImageGeometry.apply(transform, to: picture)
     }
 
     package func filled(_ picture: PixelImage, width: Int, height: Int) throws -> PixelImage {

@@ -28,10 +28,10 @@ package final class ReplayFrames: EmulatedFrameSource, Sendable {
     /// so pictures are sent turned clockwise by it (turning them back makes them upright).
     package init(pictures: [PixelImage], codec: any ReplayPictureCodec, framesPerPicture: Int = 1, sensorRotation: Int = 0) {
         precondition(!pictures.isEmpty, "a replay needs at least one picture")
-        let quarterTurns = (((sensorRotation % 360) + 360) % 360) / 90
+        let turn: GeometryTransform? = [90: .rotate90, 180: .rotate180, 270: .rotate270][((sensorRotation % 360) + 360) % 360]
         self.pictures = pictures.map { picture in
             let rgb = picture.converted(channels: 3, eightBit: true)
-            return quarterTurns == 0 ? rgb : (try? codec.turned(rgb, clockwiseQuarterTurns: quarterTurns)) ?? rgb
+            return turn.flatMap { try? codec.apply($0, to: rgb) } ?? rgb
         }
         self.codec = codec
         self.framesPerPicture = max(1, framesPerPicture)

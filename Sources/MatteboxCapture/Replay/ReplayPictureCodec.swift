@@ -11,8 +11,8 @@ package protocol ReplayPictureCodec: Sendable {
     var pictureExtensions: Set<String> { get }
     /// The picture in `url`, upright (its orientation applied).
     func uprightPicture(at url: URL) throws -> PixelImage
-    /// `picture` turned clockwise by `quarterTurns` quarter turns.
-    func turned(_ picture: PixelImage, clockwiseQuarterTurns quarterTurns: Int) throws -> PixelImage
+    /// `picture` turned (or mirrored) by `transform`.
+    func apply(_ transform: GeometryTransform, to picture: PixelImage) throws -> PixelImage
     /// `picture` cropped to the aspect of `width` x `height` about its centre, and scaled to that size.
     func filled(_ picture: PixelImage, width: Int, height: Int) throws -> PixelImage
     /// `picture` as a baseline JPEG, as a webcam sends an MJPEG frame.
