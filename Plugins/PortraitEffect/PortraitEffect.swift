@@ -35,7 +35,7 @@ final class PortraitEffect: PhotoProcessor {
                 description: "f-number as in Photos' Depth Control: f/1.4 blurs most, f/16 not at all (blur follows 1/N)"),
             Parameter(
                 "focus", .string(default: "subject"),
-                description: "subject (the matte's subject; with depth alone the face, else the nearest large region) or x,y in 0-1 of the upright photo"),
+                description: "subject (the matte's subject; with depth alone the face, else the sharpest near region) or x,y in 0-1 of the upright photo"),
             Parameter(
                 "background", .string(default: "blur"),
                 description: "blur, colour:#RRGGBB, image:PATH (scaled to cover the photo) or transparent (a cut-out with alpha)"),
@@ -115,19 +115,13 @@ final class PortraitEffect: PhotoProcessor {
         case (true, _, _): depthSource = "the photo's own disparity (measured)"
         case (_, true, _): depthSource = "the photo's own depth (measured, used as 1/depth)"
         case (_, _, true):
-            depthSource = "a layered estimate from the portrait matte (subject on the focal plane, the rest behind it; not written as depth)"
+            depthSource = "a layered estimate from the portrait matte (the subject in front, the rest far behind it; not written as depth)"
         default:
             try photo.setString(
                 "note.portraitEffect",
                 "unchanged: the photo has neither depth nor a portrait matte (add a portrait-matte stage, or attach depth with --aux)")
             photo.log("no depth and no portrait matte: photo unchanged", level: mbx_log_level(MBX_LOG_WARNING))
             return
-        }
-        if case .transparent = background, matte == nil {
-            throw PluginError("background transparent needs a portrait matte: add a portrait-matte stage first", status: MBX_ERR_NOT_FOUND)
-        }
-        if case .image = background, matte == nil, depth == nil, disparity == nil {
-            throw PluginError("background replacement needs a portrait matte or depth", status: MBX_ERR_NOT_FOUND)
         }
 
         var options = mbx_cv_portrait_effect_options()
@@ -184,15 +178,20 @@ final class PortraitEffect: PhotoProcessor {
         case MBX_CV_FOCUSED_ON_POINT: focusFrom = String(format: "the point %.2f,%.2f", options.focus_x, options.focus_y)
         case MBX_CV_FOCUSED_ON_FACE: focusFrom = "the face"
         case MBX_CV_FOCUSED_ON_MATTE: focusFrom = "the portrait matte's subject"
-        default: focusFrom = "the nearest large region of the depth (no matte, no face)"
+        default: focusFrom = "the sharpest near region of the depth (no matte, no face)"
         }
-        let note: String
+        var note: String
         if case .blur = background {
             note = String(
-                format: "%@ at f/%.1f, focused on %@ (disparity %.2f of 0-1); blur radius %.1f px per unit of disparity; depth: %@",
-                backgroundName, aperture, focusFrom, result.focus_disparity, result.max_radius, depthSource)
+                format: "%@ at f/%.1f, focused on %@ (disparity %.2f of 0-1, %.2f either side kept sharp); blur radius %.1f px per unit of disparity; depth: %@",
+                backgroundName, aperture, focusFrom, result.focus_disparity, result.sharp_band, result.max_radius, depthSource)
         } else {
-            note = "\(backgroundName); subject: \(matte != nil ? "the portrait matte" : "what lies at the focal plane of the depth")"
+            note = "\(backgroundName); subject: \(matte != nil ? "the portrait matte" : "what lies at or in front of the focal plane of the depth, its edges shared by colour")"
+        }
+        let ground = withUnsafeBytes(of: result.depth_note) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        if !ground.isEmpty { note += "; \(ground)" }
+        if matte != nil, measured == nil {
+            note += "; what the subject holds is not placed with it (a person matte holds the person alone)"
         }
         try photo.setString("note.portraitEffect", note)
         photo.log(String(format: "portrait effect in %.2f s", result.seconds))

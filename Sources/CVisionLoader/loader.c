@@ -13,6 +13,8 @@ typedef int (*calibrate_fn)(const mbx_cv_image *, const mbx_cv_image *, int, int
 typedef const char *(*version_fn)(void);
 typedef int (*serve_fn)(int, mbx_cv_error *);
 typedef int (*count_fn)(const char *, int *, mbx_cv_error *);
+typedef int (*created_edges_fn)(const mbx_cv_image *, const mbx_cv_image *, mbx_cv_created_edges_result *, mbx_cv_plane *,
+                                mbx_cv_error *);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static stereo_fn stereo;
@@ -20,6 +22,7 @@ static calibrate_fn calibrate;
 static version_fn version;
 static serve_fn serve;
 static count_fn count_networks;
+static created_edges_fn created_edges;
 
 int mbx_cvl_load(const char *const *paths, int count, char *message, int message_size) {
     pthread_mutex_lock(&lock);
@@ -41,7 +44,8 @@ int mbx_cvl_load(const char *const *paths, int count, char *message, int message
             version = (version_fn)dlsym(handle, "mbx_cv_version");
             serve = (serve_fn)dlsym(handle, "mbx_cv_serve_inference");
             count_networks = (count_fn)dlsym(handle, "mbx_cv_inference_network_count");
-            if (stereo && calibrate && version && serve && count_networks) {
+            created_edges = (created_edges_fn)dlsym(handle, "mbx_cv_created_edges");
+            if (stereo && calibrate && version && serve && count_networks && created_edges) {
                 status = 0;
             } else {
                 version = NULL;
@@ -74,4 +78,9 @@ int mbx_cvl_serve_inference(int listening_socket, mbx_cv_error *error) { return 
 
 int mbx_cvl_inference_network_count(const char *socket_path, int *count, mbx_cv_error *error) {
     return count_networks(socket_path, count, error);
+}
+
+int mbx_cvl_created_edges(const mbx_cv_image *original, const mbx_cv_image *render, mbx_cv_created_edges_result *result,
+                          mbx_cv_plane *map, mbx_cv_error *error) {
+    return created_edges(original, render, result, map, error);
 }

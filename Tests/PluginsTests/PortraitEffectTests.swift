@@ -121,17 +121,22 @@ import Testing
         #expect(abs(disc.diameter - 2 * middle) <= 0.1 * 2 * middle, "middle light: diameter \(disc.diameter), expected \(2 * middle)")
     }
 
-    /// With a matte alone the whole background lies at the far end, so it is blurred on a reduced
-    /// copy (a quarter here) and enlarged: the discs keep their size and flat top.
-    @Test(arguments: [1.4, 2.8]) func aMatteAloneBlursTheBackgroundAsOneFarPlane(aperture: Double) throws {
+    /// With a matte alone the background lies at the far end, blurred on reduced copies and
+    /// enlarged: the discs keep their size and flat top. The ground the subject stands on is the
+    /// exception: the light beside its lowest point lies on the ground at its distance, nearly sharp.
+    @Test(arguments: [1.4, 2.8]) func aMatteAloneBlursTheBackgroundFarAndTheGroundAtTheFeetNot(aperture: Double) throws {
         let rendered = try Self.render(Self.scene(), "aperture: \(aperture), highlights: 0", depth: false)
         let far = Self.radius(aperture: aperture, disparityDifference: 1)
-        for light in Self.farLights + [Self.middleLight] {
+        for light in [Self.farLights[0], Self.middleLight] {
             let disc = Self.bokeh(rendered.primary, around: light, reach: Int(far * 1.6))
             #expect(abs(disc.diameter - 2 * far) <= 0.1 * 2 * far, "light at \(light): diameter \(disc.diameter), expected \(2 * far)")
             #expect(disc.flatness < 0.15, "the disc's centre is flat: \(disc.flatness)")
         }
-        #expect(rendered.metadata.notes["portraitEffect"]?.contains("layered estimate from the portrait matte") == true)
+        let onTheGround = Self.bokeh(rendered.primary, around: Self.farLights[1], reach: Int(far * 1.6))
+        #expect(onTheGround.diameter < 0.3 * 2 * far, "the light beside the feet is on the ground: diameter \(onTheGround.diameter)")
+        let notes = rendered.metadata.notes
+        #expect(notes["portraitEffect"]?.contains("layered estimate from the portrait matte") == true)
+        #expect(notes["portraitEffect"]?.contains("ground") == true, "\(notes)")
     }
 
     @Test func fSixteenLeavesThePhotoAsItWasAndWiderNeverBlursLess() throws {
@@ -280,7 +285,7 @@ import Testing
         let scene = Self.scene()
         let photo = try Self.render(scene, "aperture: 2", matte: false)
         let note = try #require(photo.metadata.notes["portraitEffect"])
-        #expect(note.contains("nearest large region") && note.contains("the photo's own disparity"), "\(note)")
+        #expect(note.contains("sharpest near region") && note.contains("the photo's own disparity"), "\(note)")
         // The near region is the subject: it stays sharp, the background blurs.
         #expect(abs(Self.value(photo.primary, 320, 300) - Self.value(scene.photo, 320, 300)) < 1.0 / 255)
         #expect(photo.auxiliary[.disparity] == nil && photo.metadata.notes["portraitEffectRemoved"]?.contains("disparity") == true)

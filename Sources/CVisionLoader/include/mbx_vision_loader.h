@@ -1,7 +1,7 @@
 /* Reaches the vision library (libMatteboxCVision.so, OpenCV behind the C API
  * of mbx_vision.h) at run time, so the mattebox command does not load OpenCV
  * and its hundred-odd libraries on every start: only `depth`, `calibrate` and
- * `evaluate` need it, and they load it on first use. */
+ * `evaluate` (and the render-quality measure) need it, and they load it on first use. */
 #ifndef MBX_VISION_LOADER_H
 #define MBX_VISION_LOADER_H
 
@@ -26,6 +26,8 @@ int mbx_cvl_calibrate_stereo(const mbx_cv_image *lefts, const mbx_cv_image *righ
 const char *mbx_cvl_version(void);
 int mbx_cvl_serve_inference(int listening_socket, mbx_cv_error *error);
 int mbx_cvl_inference_network_count(const char *socket_path, int *count, mbx_cv_error *error);
+int mbx_cvl_created_edges(const mbx_cv_image *original, const mbx_cv_image *render, mbx_cv_created_edges_result *result,
+                          mbx_cv_plane *map, mbx_cv_error *error);
 
 #ifdef __cplusplus
 }
