@@ -117,11 +117,16 @@ final class PortraitEffect: PhotoProcessor {
         case (_, _, true):
             depthSource = "a layered estimate from the portrait matte (the subject in front, the rest far behind it; not written as depth)"
         default:
-            try photo.setString(
-                "note.portraitEffect",
-                "unchanged: the photo has neither depth nor a portrait matte (add a portrait-matte stage, or attach depth with --aux)")
-            photo.log("no depth and no portrait matte: photo unchanged", level: mbx_log_level(MBX_LOG_WARNING))
-            return
+            if case .blur = background {
+                try photo.setString(
+                    "note.portraitEffect",
+                    "unchanged: the photo has neither depth nor a portrait matte (no face was found to make a matte around, and it carries no depth)")
+                photo.log("no depth and no portrait matte: photo unchanged", level: mbx_log_level(MBX_LOG_WARNING))
+                return
+            }
+            throw PluginError(
+                "\(backgroundName) needs a subject, and the photo has neither depth nor a portrait matte (no face was found to make a matte around)",
+                status: MBX_ERR_NOT_FOUND)
         }
 
         var options = mbx_cv_portrait_effect_options()

@@ -13,7 +13,10 @@ final class PortraitMatte: PhotoProcessor {
         inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)")],
         outputs: [Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "8-bit, 255 = person; only with a face")],
         parameters: VisionParameters.common + [
-            Parameter("replace", .bool(default: false), description: "replace a portrait matte the photo already has (e.g. an iPhone's)")
+            Parameter("replace", .bool(default: false), description: "replace a portrait matte the photo already has (e.g. an iPhone's)"),
+            Parameter(
+                "with-depth", .choice(default: "always", values: ["always", "model-only", "never"]),
+                description: "for a photo that carries depth: always make a matte; only with a neural model (the classical cut-out is no better than the depth's own edges); or never"),
         ]
             + SegmentationModel.parameters(
                 crop: 0, classes: "person=1",
@@ -23,16 +26,25 @@ final class PortraitMatte: PhotoProcessor {
 
     private let settings: VisionParameters
     private let replace: Bool
+    private let withDepth: String
     private let model: SegmentationModel?
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
         replace = try parameters.bool("replace")
+        withDepth = try parameters.string("with-depth")
         model = try SegmentationModel(parameters, names: ["person"], automatic: .modnet)
     }
 
     func process(_ photo: PluginPhoto) throws {
         if !replace, photo.image(MBX_ROLE_PORTRAIT_MATTE) != nil { return }
+        if photo.image(MBX_ROLE_DISPARITY) != nil || photo.image(MBX_ROLE_DEPTH) != nil, withDepth == "never" || (withDepth == "model-only" && model == nil) {
+            try photo.setString(
+                MBX_META_NOTE_PORTRAIT_MATTE,
+                "no portrait matte made: the photo's own depth outlines the subject"
+                    + (model == nil ? " (with MODNet installed, `mattebox models install modnet`, a matte is made too)" : ""))
+            return
+        }
         guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
         let found = try settings.withOptions(for: photo) { options -> mbx_cv_rect? in
             var found: Int32 = 0

@@ -65,6 +65,12 @@ DepthEdges DepthEdges::find(const cv::Mat &guide, const cv::Mat &disparity, floa
     cv::Mat middle = 0.5f * (edges.nearSide + edges.farSide), near(disparity.size(), CV_32F, cv::Scalar(1));
     cv::Mat nearer = disparity > middle;
     near.setTo(0, edges.band & ~nearer);
+    if (cv::countNonZero(edges.band) == 0) {
+        // No edge: every pixel is one fragment, on the near side of nothing.
+        edges.nearColour = edges.farColour = cv::Mat::zeros(disparity.size(), CV_32FC3);
+        edges.nearMask = near;
+        return edges;
+    }
     const double sigma = 1.5 * reach;
     // Each side's colours and weight in one image (colour x weight, weight), blurred, divided.
     cv::Mat nearPack(disparity.size(), CV_32FC4), farPack(disparity.size(), CV_32FC4);

@@ -242,7 +242,8 @@ void checkPortraitArguments(const mbx_cv_image *image, const mbx_cv_image *matte
 
 using namespace mbx;
 
-/// The matte (0...1, at its own size) and the disparity (0 far ... 1 near, at its own size) as given.
+/// The matte (0...1, at its own size) and the disparity (0 far ... 1 near; reduced to 1024 px
+/// when larger: it is worked with at that size) as given.
 static void readSources(const mbx_cv_image *matte, const mbx_cv_image *disparity, const mbx_cv_portrait_effect_options *options, cv::Mat &subject,
                         cv::Mat &depth) {
     if (matte) {
@@ -250,7 +251,15 @@ static void readSources(const mbx_cv_image *matte, const mbx_cv_image *disparity
         subject *= matte->format == MBX_CV_U8 ? 1.0 / 255 : matte->format == MBX_CV_U16 ? 1.0 / 65535 : 1.0;
         cv::min(cv::max(subject, 0.0f), 1.0f, subject);
     }
-    if (disparity) depth = normalisedDisparity(toFloat(*disparity, "depth"), options->depth_is_distance != 0);
+    if (disparity) {
+        cv::Mat values = toFloat(*disparity, "depth");
+        const int longSide = std::max(values.cols, values.rows);
+        if (longSide > 1024) {
+            const double scale = 1024.0 / longSide;
+            cv::resize(values, values, cv::Size(std::max(1, int(values.cols * scale)), std::max(1, int(values.rows * scale))), 0, 0, cv::INTER_AREA);
+        }
+        depth = normalisedDisparity(values, options->depth_is_distance != 0);
+    }
 }
 
 /// A replaced or transparent background: the subject over the new background, or alone (its

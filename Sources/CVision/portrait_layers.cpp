@@ -153,6 +153,9 @@ class FragmentRows {
         return 2;
     }
 
+    /// The row as read, its radii in place of its disparities.
+    const SceneRows &scene() const { return rows; }
+
   private:
     SceneRows rows;
     float focus, sharpBand, scale;
@@ -387,29 +390,50 @@ cv::Mat compose(std::vector<Band> &layersNearestFirst, cv::Size size, bool exten
     return total;
 }
 
-} // namespace
 
-void renderDepthOfField(const PortraitScene &scene, float focus, float sharpBand, float scale, float gamma, const RowWriter &write, StepClock &step) {
-    const cv::Size size = scene.size;
-    // The layers the radii reach (bilinear enlargement never leaves the working-size extremes).
-    const FragmentRows radii(scene, focus, sharpBand, scale);
-    double low1, high1, low2, high2;
-    cv::minMaxLoc(scene.subjectDisparity, &low1, &high1);
-    cv::minMaxLoc(scene.behindDisparity, &low2, &high2);
-    const float lowest = std::min(radii.radiusOf(float(std::min(low1, low2))), 0.0f);
-    const float highest = std::max(radii.radiusOf(float(std::max(high1, high2))), 0.0f);
-    const Layers layers(lowest, highest);
-    int deepest = 1;
-    std::vector<int> levels(size_t(layers.count()));
-    for (int k = 0; k < layers.count(); ++k) {
-        levels[size_t(k)] = layers.level(k);
-        deepest = std::max(deepest, levels[size_t(k)]);
+/// One depth-of-field render: the layers the scene's radii reach, and the steps that make them,
+/// in order (each a method, sharing what the steps before it made).
+class DepthOfField {
+  public:
+    DepthOfField(const PortraitScene &scene, float focus, float sharpBand, float scale, float gamma)
+        : scene(scene), size(scene.size), half(halfSize(scene.size)), focus(focus), sharpBand(sharpBand), scale(scale),
+          radii(scene, focus, sharpBand, scale), layers(reach(scene, radii)), toPower(gamma), fromPower(1 / gamma) {
+        levels.resize(size_t(layers.count()));
+        for (int k = 0; k < layers.count(); ++k) {
+            levels[size_t(k)] = layers.level(k);
+            deepest = std::max(deepest, levels[size_t(k)]);
+        }
     }
 
-    // The full-size rows each layer can reach, from the working-size disparities (a full-size row
-    // is read from the two working rows around it).
-    std::vector<int> firstRow(size_t(layers.count()), size.height), lastRow(size_t(layers.count()), -1);
-    {
+    void render(const RowWriter &write, StepClock &step) {
+        allocateLayers();
+        gather();
+        step("layers gathered");
+        blurLayers();
+        step("layers blurred");
+        composeGroups();
+        step("groups composed");
+        fillHidden();
+        step("fills");
+        composeFullSize(write);
+        step("sharp layers, composite");
+    }
+
+  private:
+    /// The layers the radii reach (bilinear enlargement never leaves the working-size extremes).
+    static Layers reach(const PortraitScene &scene, const FragmentRows &radii) {
+        double low1, high1, low2, high2;
+        cv::minMaxLoc(scene.subjectDisparity, &low1, &high1);
+        cv::minMaxLoc(scene.behindDisparity, &low2, &high2);
+        return Layers(std::min(radii.radiusOf(float(std::min(low1, low2))), 0.0f), std::max(radii.radiusOf(float(std::max(high1, high2))), 0.0f));
+    }
+
+    /// Each blurred layer, allocated over the rows it can reach only (with room for its disc),
+    /// and the level-1 copy of the sharp layers.
+    void allocateLayers() {
+        // The full-size rows each layer can reach, from the working-size disparities (a full-size
+        // row is read from the two working rows around it).
+        std::vector<int> firstRow(size_t(layers.count()), size.height), lastRow(size_t(layers.count()), -1);
         const double toWorking = scene.workingScale();
         for (int r = 0; r < scene.subjectDisparity.rows; ++r) {
             double low = 0, high = 0, low2 = 0, high2 = 0;
@@ -426,310 +450,357 @@ void renderDepthOfField(const PortraitScene &scene, float focus, float sharpBand
                 lastRow[size_t(k)] = std::max(lastRow[size_t(k)], y1);
             }
         }
+        // The blurred layers' fragments are area-averaged into their levels, in colour^gamma; the
+        // sharp layers' into one level-1 copy (for filling what they hide).
+        levelled.resize(size_t(layers.count()));
+        for (int k = 0; k < layers.count(); ++k) {
+            const int level = levels[size_t(k)];
+            if (level == 0 || lastRow[size_t(k)] < firstRow[size_t(k)]) continue;
+            cv::Size s = size;
+            for (int i = 0; i < level; ++i) s = halfSize(s);
+            // Its rows at its level, with room for its disc to spread.
+            const int reach = int(std::ceil(std::abs(layers.centre[size_t(k)]) / float(1 << level))) + 2;
+            const int top = std::max(0, (firstRow[size_t(k)] >> level) - reach);
+            const int bottom = std::min(s.height - 1, (lastRow[size_t(k)] >> level) + reach);
+            levelled[size_t(k)] = Band{cv::Mat::zeros(bottom - top + 1, s.width, CV_32FC4), top, s};
+        }
+        sharpHalf = cv::Mat::zeros(half, CV_32FC4);
     }
 
-    // Pass 1, full size: the blurred layers' fragments, area-averaged into their levels, in
-    // colour^gamma; the sharp layers' into one level-1 copy (for filling what they hide).
-    const PowerTable toPower(gamma), fromPower(1 / gamma);
-    const cv::Size half = halfSize(size);
-    std::vector<Band> levelled(size_t(layers.count()));
-    for (int k = 0; k < layers.count(); ++k) {
-        const int level = levels[size_t(k)];
-        if (level == 0 || lastRow[size_t(k)] < firstRow[size_t(k)]) continue;
-        cv::Size s = size;
-        for (int i = 0; i < level; ++i) s = halfSize(s);
-        // Its rows at its level, with room for its disc to spread.
-        const int reach = int(std::ceil(std::abs(layers.centre[size_t(k)]) / float(1 << level))) + 2;
-        const int top = std::max(0, (firstRow[size_t(k)] >> level) - reach);
-        const int bottom = std::min(s.height - 1, (lastRow[size_t(k)] >> level) + reach);
-        levelled[size_t(k)] = Band{cv::Mat::zeros(bottom - top + 1, s.width, CV_32FC4), top, s};
-    }
-    cv::Mat sharpHalf = cv::Mat::zeros(half, CV_32FC4);
-    const int block = 1 << deepest; // rows that share a pixel at the deepest level go to one thread
-    const int blocks = (size.height + block - 1) / block;
-    const int chunks = std::max(1, std::min(blocks, 4 * cv::getNumThreads()));
-    cv::parallel_for_(cv::Range(0, chunks), [&](const cv::Range &range) {
-        Fragment fragments[2];
-        FragmentRows row(scene, focus, sharpBand, scale);
-        std::vector<float *> targets(size_t(layers.count()));
-        const int first = range.start * blocks / chunks * block, last = std::min(size.height, range.end * blocks / chunks * block);
-        for (int y = first; y < last; ++y) {
-            row.load(y);
-            for (int k = 0; k < layers.count(); ++k) {
-                Band &band = levelled[size_t(k)];
-                const int levelRow = (y >> levels[size_t(k)]) - band.top;
-                targets[size_t(k)] = levels[size_t(k)] == 0 ? sharpHalf.ptr<float>(y >> 1)
-                                     : band.image.empty() || levelRow < 0 || levelRow >= band.image.rows ? nullptr
-                                                                                                     : band.image.ptr<float>(levelRow);
-            }
-            for (int x = 0; x < size.width; ++x) {
-                const int n = row.fragments(x, fragments);
-                for (int f = 0; f < n; ++f) {
-                    const Fragment &fragment = fragments[f];
-                    int lower;
-                    float upperShare;
-                    layers.locate(fragment.radius, lower, upperShare);
-                    float powered[3];
-                    bool poweredYet = false;
-                    for (int side = 0; side < 2; ++side) {
-                        const int k = lower + side;
-                        const float w = fragment.weight * (side ? upperShare : 1 - upperShare);
-                        if (w <= 0) continue;
-                        const int level = levels[size_t(k)];
-                        if (level == 0) {
-                            float *p = targets[size_t(k)] + 4 * (x >> 1);
-                            const float share = 0.25f * w;
-                            for (int c = 0; c < 3; ++c) p[c] += share * fragment.colour[c];
-                            p[3] += share;
-                        } else if (targets[size_t(k)]) {
-                            if (!poweredYet) {
-                                for (int c = 0; c < 3; ++c) powered[c] = toPower(fragment.colour[c]);
-                                poweredYet = true;
+    /// Pass 1, full size.
+    void gather() {
+        // Gathered a 2x2 block of full-size pixels at a time (a level-1 pixel): each of its two
+        // fragments' weights, colours (and colour^gamma, per pixel so that bright points still bloom)
+        // and radii summed over the block, then spread over the layers once. The radii are smooth
+        // (read from the working size), so a block's mean radius is each of its pixels' own.
+        const int block = 1 << (deepest - 1); // level-1 rows that share a pixel at the deepest level go to one thread
+        const int blocks = (half.height + block - 1) / block;
+        const int chunks = std::max(1, std::min(blocks, 4 * cv::getNumThreads()));
+        cv::parallel_for_(cv::Range(0, chunks), [&](const cv::Range &range) {
+            FragmentRows rows[2] = {FragmentRows(scene, focus, sharpBand, scale), FragmentRows(scene, focus, sharpBand, scale)};
+            std::vector<float *> targets(size_t(layers.count()));
+            const int first = range.start * blocks / chunks * block, last = std::min(half.height, range.end * blocks / chunks * block);
+            for (int y = first; y < last; ++y) {
+                const int pairRows = std::min(2, size.height - 2 * y);
+                for (int r = 0; r < pairRows; ++r) rows[r].load(2 * y + r);
+                for (int k = 0; k < layers.count(); ++k) {
+                    Band &band = levelled[size_t(k)];
+                    const int levelRow = (y >> (levels[size_t(k)] - 1)) - band.top;
+                    targets[size_t(k)] = levels[size_t(k)] == 0 ? sharpHalf.ptr<float>(y)
+                                         : band.image.empty() || levelRow < 0 || levelRow >= band.image.rows ? nullptr
+                                                                                                         : band.image.ptr<float>(levelRow);
+                }
+                for (int x = 0; x < half.width; ++x) {
+                    // Per fragment slot (0: the subject's or near side's, 1: what lies behind it).
+                    float weight[2] = {0, 0}, radius[2] = {0, 0}, linear[2][3] = {}, powered[2][3] = {};
+                    for (int r = 0; r < pairRows; ++r) {
+                        const SceneRows &row = rows[r].scene();
+                        for (int xx = 2 * x; xx < std::min(2 * x + 2, size.width); ++xx) {
+                            const size_t i = size_t(xx);
+                            const float a = row.alpha[i];
+                            float colours[2][3];
+                            row.edgeColoursAt(xx, colours[0], colours[1]);
+                            const float shares[2] = {a, 1 - a}, radii[2] = {row.subject[i], row.behind[i]};
+                            for (int f = 0; f < 2; ++f) {
+                                const float w = shares[f];
+                                if (w <= 0) continue;
+                                weight[f] += w;
+                                radius[f] += w * radii[f];
+                                for (int c = 0; c < 3; ++c) {
+                                    linear[f][c] += w * colours[f][c];
+                                    powered[f][c] += w * toPower(colours[f][c]);
+                                }
                             }
-                            const float share = w / float(1 << (2 * level));
-                            float *p = targets[size_t(k)] + 4 * (x >> level);
-                            for (int c = 0; c < 3; ++c) p[c] += share * powered[c];
-                            p[3] += share;
                         }
                     }
-                }
-            }
-        }
-    });
-    step("layers gathered");
-
-    // Each blurred layer: its disc, back from colour^gamma (premultiplied).
-    cv::Mat prefix;
-    for (int k = 0; k < layers.count(); ++k) {
-        cv::Mat &layer = levelled[size_t(k)].image;
-        if (layer.empty()) continue;
-        const float radius = std::abs(layers.centre[size_t(k)]) / float(1 << levels[size_t(k)]);
-        if (!discBlur(layer, radius, prefix)) {
-            layer.release();
-            continue;
-        }
-        cv::parallel_for_(cv::Range(0, layer.rows), [&](const cv::Range &range) {
-            for (int y = range.start; y < range.end; ++y) {
-                float *p = layer.ptr<float>(y);
-                for (int x = 0; x < layer.cols; ++x) {
-                    float *q = p + 4 * x;
-                    if (q[3] <= 1e-6f) {
-                        q[0] = q[1] = q[2] = q[3] = 0;
-                        continue;
+                    for (int f = 0; f < 2; ++f) {
+                        if (weight[f] <= 0) continue;
+                        int lower;
+                        float upperShare;
+                        layers.locate(radius[f] / weight[f], lower, upperShare);
+                        for (int side = 0; side < 2; ++side) {
+                            const int k = lower + side;
+                            const float part = side ? upperShare : 1 - upperShare;
+                            if (part <= 0) continue;
+                            const int level = levels[size_t(k)];
+                            const float share = 0.25f * part / float(level > 1 ? 1 << (2 * (level - 1)) : 1);
+                            float *p = targets[size_t(k)];
+                            if (!p) continue;
+                            p += 4 * (level > 1 ? x >> (level - 1) : x);
+                            const float *colour = level == 0 ? linear[f] : powered[f];
+                            for (int c = 0; c < 3; ++c) p[c] += share * colour[c];
+                            p[3] += share * weight[f];
+                        }
                     }
-                    const float inverse = 1 / q[3];
-                    for (int c = 0; c < 3; ++c) q[c] = q[3] * fromPower(q[c] * inverse);
                 }
             }
         });
     }
-    prefix.release();
-    step("layers blurred");
 
-    // The groups behind and in front, composed at level 1.
-    std::vector<Band> behindLayers, frontLayers;
-    for (int k = layers.count() - 1; k >= 0; --k)
-        if (layers.centre[size_t(k)] > sharpLimit) frontLayers.push_back(levelled[size_t(k)]);
-    for (int k = 0; k < layers.count(); ++k)
-        if (layers.centre[size_t(k)] < -sharpLimit) behindLayers.insert(behindLayers.begin(), levelled[size_t(k)]);
-    levelled.clear();
-    // CV_32FC4: colour, weight. What lies behind is filled where the sharp layers stand, below.
-    cv::Mat behind = compose(behindLayers, half, false), front = compose(frontLayers, half, true);
-    step("groups composed");
-
-    // What the sharp layers hide of the group behind, filled from around it where they stand;
-    // what the front group hides of both, filled from around it.
-    cv::Mat presence(half, CV_32F), middle(half, CV_32FC4);
-    cv::Mat sharpWeight(half, CV_32F);
-    cv::extractChannel(sharpHalf, sharpWeight, 3);
-    cv::dilate(sharpWeight, presence, cv::Mat());
-    // (Nothing behind at all, when the focus is on the farthest plane: nothing to fill from.)
-    const bool anyBehind = cv::sum(behind)[3] > 0;
-    cv::Mat behindAround = anyBehind ? surroundings(behind) : cv::Mat();
-    cv::parallel_for_(cv::Range(0, half.height), [&](const cv::Range &range) {
-        for (int y = range.start; y < range.end; ++y) {
-            const float *sh = sharpHalf.ptr<float>(y), *p = presence.ptr<float>(y);
-            const float *around = anyBehind ? behindAround.ptr<float>(y) : nullptr;
-            float *b = behind.ptr<float>(y), *m = middle.ptr<float>(y);
-            for (int x = 0; x < half.width; ++x) {
-                float *bx = b + 4 * x;
-                if (around) {
-                    const float gap = std::clamp(1 - bx[3], 0.0f, 1.0f) * std::min(2 * p[x], 1.0f);
-                    for (int c = 0; c < 3; ++c) bx[c] += gap * around[3 * x + c];
-                    bx[3] += gap;
+    /// Each blurred layer: its disc, back from colour^gamma (premultiplied).
+    void blurLayers() {
+        // Each blurred layer: its disc, back from colour^gamma (premultiplied).
+        cv::Mat prefix;
+        for (int k = 0; k < layers.count(); ++k) {
+            cv::Mat &layer = levelled[size_t(k)].image;
+            if (layer.empty()) continue;
+            const float radius = std::abs(layers.centre[size_t(k)]) / float(1 << levels[size_t(k)]);
+            if (!discBlur(layer, radius, prefix)) {
+                layer.release();
+                continue;
+            }
+            cv::parallel_for_(cv::Range(0, layer.rows), [&](const cv::Range &range) {
+                for (int y = range.start; y < range.end; ++y) {
+                    float *p = layer.ptr<float>(y);
+                    for (int x = 0; x < layer.cols; ++x) {
+                        float *q = p + 4 * x;
+                        if (q[3] <= 1e-6f) {
+                            q[0] = q[1] = q[2] = q[3] = 0;
+                            continue;
+                        }
+                        const float inverse = 1 / q[3];
+                        for (int c = 0; c < 3; ++c) q[c] = q[3] * fromPower(q[c] * inverse);
+                    }
                 }
-                const float *sx = sh + 4 * x;
-                float *mx = m + 4 * x;
-                if (sx[3] >= 1) {
-                    for (int c = 0; c < 3; ++c) mx[c] = sx[c] / sx[3];
-                    mx[3] = 1;
-                } else {
-                    for (int c = 0; c < 3; ++c) mx[c] = sx[c] + (1 - sx[3]) * bx[c];
-                    mx[3] = sx[3] + (1 - sx[3]) * bx[3];
+            });
+        }
+        prefix.release();
+    }
+
+    /// The groups behind and in front, composed at level 1.
+    void composeGroups() {
+        // The groups behind and in front, composed at level 1.
+        std::vector<Band> behindLayers, frontLayers;
+        for (int k = layers.count() - 1; k >= 0; --k)
+            if (layers.centre[size_t(k)] > sharpLimit) frontLayers.push_back(levelled[size_t(k)]);
+        for (int k = 0; k < layers.count(); ++k)
+            if (layers.centre[size_t(k)] < -sharpLimit) behindLayers.insert(behindLayers.begin(), levelled[size_t(k)]);
+        levelled.clear();
+        // CV_32FC4: colour, weight. What lies behind is filled where the sharp layers stand, below.
+        behind = compose(behindLayers, half, false);
+        front = compose(frontLayers, half, true);
+    }
+
+    /// What the sharp layers hide of the group behind, filled from around it where they stand;
+    /// what the front group hides of both, filled from around it; and where no sharp layer reaches,
+    /// the whole composite at level 1.
+    void fillHidden() {
+        // What the sharp layers hide of the group behind, filled from around it where they stand;
+        // what the front group hides of both, filled from around it.
+        cv::Mat presence(half, CV_32F), middle(half, CV_32FC4);
+        cv::Mat sharpWeight(half, CV_32F);
+        cv::extractChannel(sharpHalf, sharpWeight, 3);
+        cv::dilate(sharpWeight, presence, cv::Mat());
+        // (Nothing behind at all, when the focus is on the farthest plane: nothing to fill from.)
+        const bool anyBehind = cv::sum(behind)[3] > 0;
+        cv::Mat behindAround = anyBehind ? surroundings(behind) : cv::Mat();
+        cv::parallel_for_(cv::Range(0, half.height), [&](const cv::Range &range) {
+            for (int y = range.start; y < range.end; ++y) {
+                const float *sh = sharpHalf.ptr<float>(y), *p = presence.ptr<float>(y);
+                const float *around = anyBehind ? behindAround.ptr<float>(y) : nullptr;
+                float *b = behind.ptr<float>(y), *m = middle.ptr<float>(y);
+                for (int x = 0; x < half.width; ++x) {
+                    float *bx = b + 4 * x;
+                    if (around) {
+                        const float gap = std::clamp(1 - bx[3], 0.0f, 1.0f) * std::min(2 * p[x], 1.0f);
+                        for (int c = 0; c < 3; ++c) bx[c] += gap * around[3 * x + c];
+                        bx[3] += gap;
+                    }
+                    const float *sx = sh + 4 * x;
+                    float *mx = m + 4 * x;
+                    if (sx[3] >= 1) {
+                        for (int c = 0; c < 3; ++c) mx[c] = sx[c] / sx[3];
+                        mx[3] = 1;
+                    } else {
+                        for (int c = 0; c < 3; ++c) mx[c] = sx[c] + (1 - sx[3]) * bx[c];
+                        mx[3] = sx[3] + (1 - sx[3]) * bx[3];
+                    }
                 }
             }
-        }
-    });
-    behindAround.release();
-    sharpHalf.release();
-    cv::Mat hidden = surroundings(middle); // what the front group hides (CV_32FC3)
-    middle.release();
-    // Where no sharp layer reaches, the whole composite is at level 1: the front over what is behind.
-    cv::Mat coarse(half, CV_32FC3);
-    cv::parallel_for_(cv::Range(0, half.height), [&](const cv::Range &range) {
-        for (int y = range.start; y < range.end; ++y) {
-            const float *b = behind.ptr<float>(y), *h = hidden.ptr<float>(y), *f = front.ptr<float>(y);
-            float *o = coarse.ptr<float>(y);
-            for (int x = 0; x < half.width; ++x) {
-                const float *bx = b + 4 * x, *fx = f + 4 * x;
-                const float rest = std::clamp(1 - bx[3], 0.0f, 1.0f);
-                for (int c = 0; c < 3; ++c) {
-                    const float back = bx[c] + rest * h[3 * x + c];
-                    o[3 * x + c] = fx[3] >= 1 ? fx[c] / fx[3] : fx[c] + (1 - fx[3]) * back;
+        });
+        behindAround.release();
+        sharpHalf.release();
+        hidden = surroundings(middle); // what the front group hides
+        middle.release();
+        // Where no sharp layer reaches, the whole composite is at level 1: the front over what is behind.
+        coarse.create(half, CV_32FC3);
+        cv::parallel_for_(cv::Range(0, half.height), [&](const cv::Range &range) {
+            for (int y = range.start; y < range.end; ++y) {
+                const float *b = behind.ptr<float>(y), *h = hidden.ptr<float>(y), *f = front.ptr<float>(y);
+                float *o = coarse.ptr<float>(y);
+                for (int x = 0; x < half.width; ++x) {
+                    const float *bx = b + 4 * x, *fx = f + 4 * x;
+                    const float rest = std::clamp(1 - bx[3], 0.0f, 1.0f);
+                    for (int c = 0; c < 3; ++c) {
+                        const float back = bx[c] + rest * h[3 * x + c];
+                        o[3 * x + c] = fx[3] >= 1 ? fx[c] / fx[3] : fx[c] + (1 - fx[3]) * back;
+                    }
                 }
             }
+        });
+        {
+            cv::Mat frontWeight;
+            cv::extractChannel(front, frontWeight, 3);
+            cv::dilate(frontWeight > 0, frontNear, cv::Mat());
         }
-    });
-    cv::Mat frontNear; // level-1 pixels a front layer reaches
-    {
-        cv::Mat frontWeight;
-        cv::extractChannel(front, frontWeight, 3);
-        cv::dilate(frontWeight > 0, frontNear, cv::Mat());
     }
-    step("fills");
 
-    // Where a sharp layer can be at all (working size, grown by the reach of a full-size row's
-    // bilinear reading): elsewhere pass 2 takes the level-1 composite without looking at fragments.
-    cv::Mat sharpPossible(scene.subjectDisparity.size(), CV_8U);
-    const float firstBlurred = layers.centre[size_t(layers.count() - 1)] > sharpLimit ? sharpLimit * layerRatio : sharpLimit + 1;
-    for (int y = 0; y < sharpPossible.rows; ++y) {
-        const float *a = scene.subjectDisparity.ptr<float>(y), *b = scene.behindDisparity.ptr<float>(y);
-        uchar *m = sharpPossible.ptr<uchar>(y);
-        for (int x = 0; x < sharpPossible.cols; ++x)
-            m[x] = std::min(std::abs(radii.radiusOf(a[x])), std::abs(radii.radiusOf(b[x]))) < firstBlurred ? 255 : 0;
-    }
-    cv::dilate(sharpPossible, sharpPossible, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
-    const double toWorking = scene.workingScale();
-    std::vector<int> workingColumn(size_t(size.width));
-    for (int x = 0; x < size.width; ++x) workingColumn[size_t(x)] = std::min(sharpPossible.cols - 1, int((x + 0.5) * toWorking));
+    /// Pass 2, full size, in strips: the sharp layers blurred by their small radii and the groups
+    /// composed over and under them; each finished row goes to `write`.
+    void composeFullSize(const RowWriter &write) {
+        // Where a sharp layer can be at all (working size, grown by the reach of a full-size row's
+        // bilinear reading): elsewhere pass 2 takes the level-1 composite without looking at fragments.
+        cv::Mat sharpPossible(scene.subjectDisparity.size(), CV_8U);
+        const float firstBlurred = layers.centre[size_t(layers.count() - 1)] > sharpLimit ? sharpLimit * layerRatio : sharpLimit + 1;
+        for (int y = 0; y < sharpPossible.rows; ++y) {
+            const float *a = scene.subjectDisparity.ptr<float>(y), *b = scene.behindDisparity.ptr<float>(y);
+            uchar *m = sharpPossible.ptr<uchar>(y);
+            for (int x = 0; x < sharpPossible.cols; ++x)
+                m[x] = std::min(std::abs(radii.radiusOf(a[x])), std::abs(radii.radiusOf(b[x]))) < firstBlurred ? 255 : 0;
+        }
+        cv::dilate(sharpPossible, sharpPossible, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+        const double toWorking = scene.workingScale();
+        std::vector<int> workingColumn(size_t(size.width));
+        for (int x = 0; x < size.width; ++x) workingColumn[size_t(x)] = std::min(sharpPossible.cols - 1, int((x + 0.5) * toWorking));
 
-    // Pass 2, full size, in strips: the sharp layers blurred by their small radii and the groups
-    // composed over and under them; each finished row goes to `write`. Each thread keeps its
-    // strip buffers (fresh ones per strip would cost more in page faults than the work).
-    const int stripRows = 64, margin = 5;
-    const int strips = (size.height + stripRows - 1) / stripRows;
-    const int stripChunks = std::max(1, std::min(strips, 2 * cv::getNumThreads()));
-    const LevelRows coarseRows(coarse, size.width, 0.5), behindRows(behind, size.width, 0.5), frontRows(front, size.width, 0.5),
-        hiddenRows(hidden, size.width, 0.5);
-    cv::parallel_for_(cv::Range(0, stripChunks), [&](const cv::Range &range) {
-        Fragment fragments[2];
-        FragmentRows row(scene, focus, sharpBand, scale);
-        std::vector<float> scratch, coarseRow(size_t(size.width) * 3), behindRow(size_t(size.width) * 4), frontRow(size_t(size.width) * 4),
-            hiddenRow(size_t(size.width) * 3), out(size_t(size.width) * 3);
-        const int bufferRows = stripRows + 2 * margin;
-        cv::Mat still(bufferRows, size.width, CV_32FC4); // radius 0: every pixel written
-        std::array<cv::Mat, 3> blurred;                   // radius 1, 2, 3: zeroed where used
-        std::array<cv::Vec2i, 3> used;                    // each one's columns in this strip
-        for (int chunk = range.start; chunk < range.end; ++chunk) {
-            for (int strip = chunk * strips / stripChunks; strip < (chunk + 1) * strips / stripChunks; ++strip) {
-                const int y0 = strip * stripRows, y1 = std::min(size.height, y0 + stripRows);
-                const int e0 = std::max(0, y0 - margin), e1 = std::min(size.height, y1 + margin);
-                used.fill(cv::Vec2i(size.width, -1));
-                for (int y = e0; y < e1; ++y) {
-                    float *base = still.ptr<float>(y - e0);
-                    std::fill(base, base + 4 * size.width, 0.0f);
-                    const uchar *possible = sharpPossible.ptr<uchar>(std::min(sharpPossible.rows - 1, int((y + 0.5) * toWorking)));
-                    bool any = false;
-                    for (int c = 0; c < sharpPossible.cols && !any; ++c) any = possible[c] != 0;
-                    if (!any) continue;
-                    row.load(y);
-                    for (int x = 0; x < size.width; ++x) {
-                        if (!possible[workingColumn[size_t(x)]]) continue;
-                        float *b = base + 4 * x;
-                        const int n = row.fragments(x, fragments);
-                        for (int f = 0; f < n; ++f) {
-                            int lower;
-                            float upperShare;
-                            layers.locate(fragments[f].radius, lower, upperShare);
-                            for (int side = 0; side < 2; ++side) {
-                                const int k = lower + side;
-                                const float w = fragments[f].weight * (side ? upperShare : 1 - upperShare);
-                                if (w <= 0 || levels[size_t(k)] != 0) continue;
-                                const int sharpClass = layers.sharpClass(k);
-                                float *p = b;
-                                if (sharpClass > 0) {
-                                    cv::Mat &target = blurred[size_t(sharpClass - 1)];
-                                    cv::Vec2i &columns = used[size_t(sharpClass - 1)];
-                                    if (target.empty()) target = cv::Mat::zeros(bufferRows, size.width, CV_32FC4);
-                                    columns = cv::Vec2i(std::min(columns[0], x), std::max(columns[1], x));
-                                    p = target.ptr<float>(y - e0) + 4 * x;
+        // Pass 2, full size, in strips: the sharp layers blurred by their small radii and the groups
+        // composed over and under them; each finished row goes to `write`. Each thread keeps its
+        // strip buffers (fresh ones per strip would cost more in page faults than the work).
+        const int stripRows = 64, margin = 5;
+        const int strips = (size.height + stripRows - 1) / stripRows;
+        const int stripChunks = std::max(1, std::min(strips, 2 * cv::getNumThreads()));
+        const LevelRows coarseRows(coarse, size.width, 0.5), behindRows(behind, size.width, 0.5), frontRows(front, size.width, 0.5),
+            hiddenRows(hidden, size.width, 0.5);
+        cv::parallel_for_(cv::Range(0, stripChunks), [&](const cv::Range &range) {
+            Fragment fragments[2];
+            FragmentRows row(scene, focus, sharpBand, scale);
+            std::vector<float> scratch, coarseRow(size_t(size.width) * 3), behindRow(size_t(size.width) * 4), frontRow(size_t(size.width) * 4),
+                hiddenRow(size_t(size.width) * 3), out(size_t(size.width) * 3);
+            const int bufferRows = stripRows + 2 * margin;
+            cv::Mat still(bufferRows, size.width, CV_32FC4); // radius 0: every pixel written
+            std::array<cv::Mat, 3> blurred;                   // radius 1, 2, 3: zeroed where used
+            std::array<cv::Vec2i, 3> used;                    // each one's columns in this strip
+            for (int chunk = range.start; chunk < range.end; ++chunk) {
+                for (int strip = chunk * strips / stripChunks; strip < (chunk + 1) * strips / stripChunks; ++strip) {
+                    const int y0 = strip * stripRows, y1 = std::min(size.height, y0 + stripRows);
+                    const int e0 = std::max(0, y0 - margin), e1 = std::min(size.height, y1 + margin);
+                    used.fill(cv::Vec2i(size.width, -1));
+                    for (int y = e0; y < e1; ++y) {
+                        float *base = still.ptr<float>(y - e0);
+                        std::fill(base, base + 4 * size.width, 0.0f);
+                        const uchar *possible = sharpPossible.ptr<uchar>(std::min(sharpPossible.rows - 1, int((y + 0.5) * toWorking)));
+                        bool any = false;
+                        for (int c = 0; c < sharpPossible.cols && !any; ++c) any = possible[c] != 0;
+                        if (!any) continue;
+                        row.load(y);
+                        for (int x = 0; x < size.width; ++x) {
+                            if (!possible[workingColumn[size_t(x)]]) continue;
+                            float *b = base + 4 * x;
+                            const int n = row.fragments(x, fragments);
+                            for (int f = 0; f < n; ++f) {
+                                int lower;
+                                float upperShare;
+                                layers.locate(fragments[f].radius, lower, upperShare);
+                                for (int side = 0; side < 2; ++side) {
+                                    const int k = lower + side;
+                                    const float w = fragments[f].weight * (side ? upperShare : 1 - upperShare);
+                                    if (w <= 0 || levels[size_t(k)] != 0) continue;
+                                    const int sharpClass = layers.sharpClass(k);
+                                    float *p = b;
+                                    if (sharpClass > 0) {
+                                        cv::Mat &target = blurred[size_t(sharpClass - 1)];
+                                        cv::Vec2i &columns = used[size_t(sharpClass - 1)];
+                                        if (target.empty()) target = cv::Mat::zeros(bufferRows, size.width, CV_32FC4);
+                                        columns = cv::Vec2i(std::min(columns[0], x), std::max(columns[1], x));
+                                        p = target.ptr<float>(y - e0) + 4 * x;
+                                    }
+                                    for (int c = 0; c < 3; ++c) p[c] += w * fragments[f].colour[c];
+                                    p[3] += w;
                                 }
-                                for (int c = 0; c < 3; ++c) p[c] += w * fragments[f].colour[c];
-                                p[3] += w;
                             }
                         }
                     }
-                }
-                // A disc this small is a Gaussian to the eye: sigma = radius / 2 (the disc's own spread).
-                for (size_t r = 0; r < blurred.size(); ++r) {
-                    const cv::Vec2i columns = used[r];
-                    if (columns[1] < columns[0]) continue;
-                    const double sigma = double(r + 1) / 2;
-                    const int reach = int(std::ceil(3 * sigma)) + 1;
-                    const int left = std::max(0, columns[0] - reach), right = std::min(size.width, columns[1] + 1 + reach);
-                    const cv::Rect area(left, 0, right - left, e1 - e0);
-                    cv::Mat smooth;
-                    cv::GaussianBlur(blurred[r](area), smooth, cv::Size(), sigma, sigma, cv::BORDER_REFLECT | cv::BORDER_ISOLATED);
-                    cv::Mat target = still(area);
-                    target += smooth;
-                    blurred[r](area).setTo(0);
-                }
-                for (int y = y0; y < y1; ++y) {
-                    const float *s = still.ptr<float>(y - e0);
-                    const uchar *nearFront = frontNear.ptr<uchar>(std::min(half.height - 1, y >> 1));
-                    bool coarseRead = false, aroundRead = false;
-                    for (int x = 0; x < size.width; ++x) {
-                        float *o = out.data() + 3 * x;
-                        const float weight = s[4 * x + 3];
-                        if (weight <= 1e-6f) {
-                            if (!coarseRead) {
-                                coarseRows.row(y, coarseRow.data(), scratch);
-                                coarseRead = true;
-                            }
-                            for (int c = 0; c < 3; ++c) o[c] = coarseRow[size_t(3 * x + c)];
-                            continue;
-                        }
-                        if (weight >= 1 && !nearFront[std::min(half.width - 1, x >> 1)]) {
-                            for (int c = 0; c < 3; ++c) o[c] = s[4 * x + c] / weight;
-                            continue;
-                        }
-                        if (!aroundRead) {
-                            behindRows.row(y, behindRow.data(), scratch);
-                            frontRows.row(y, frontRow.data(), scratch);
-                            hiddenRows.row(y, hiddenRow.data(), scratch);
-                            aroundRead = true;
-                        }
-                        const float *b = behindRow.data() + 4 * x, *f = frontRow.data() + 4 * x, *h = hiddenRow.data() + 3 * x;
-                        float m[3], mw;
-                        if (weight >= 1) {
-                            for (int c = 0; c < 3; ++c) m[c] = s[4 * x + c] / weight;
-                            mw = 1;
-                        } else {
-                            for (int c = 0; c < 3; ++c) m[c] = s[4 * x + c] + (1 - weight) * b[c];
-                            mw = weight + (1 - weight) * b[3];
-                        }
-                        const float rest = std::clamp(1 - mw, 0.0f, 1.0f);
-                        for (int c = 0; c < 3; ++c) {
-                            const float behindFront = m[c] + rest * h[c];
-                            o[c] = f[3] >= 1 ? f[c] / f[3] : f[c] + (1 - f[3]) * behindFront;
-                        }
+                    // A disc this small is a Gaussian to the eye: sigma = radius / 2 (the disc's own spread).
+                    for (size_t r = 0; r < blurred.size(); ++r) {
+                        const cv::Vec2i columns = used[r];
+                        if (columns[1] < columns[0]) continue;
+                        const double sigma = double(r + 1) / 2;
+                        const int reach = int(std::ceil(3 * sigma)) + 1;
+                        const int left = std::max(0, columns[0] - reach), right = std::min(size.width, columns[1] + 1 + reach);
+                        const cv::Rect area(left, 0, right - left, e1 - e0);
+                        cv::Mat smooth;
+                        cv::GaussianBlur(blurred[r](area), smooth, cv::Size(), sigma, sigma, cv::BORDER_REFLECT | cv::BORDER_ISOLATED);
+                        cv::Mat target = still(area);
+                        target += smooth;
+                        blurred[r](area).setTo(0);
                     }
-                    write(y, out.data());
+                    for (int y = y0; y < y1; ++y) {
+                        const float *s = still.ptr<float>(y - e0);
+                        const uchar *nearFront = frontNear.ptr<uchar>(std::min(half.height - 1, y >> 1));
+                        bool coarseRead = false, aroundRead = false;
+                        for (int x = 0; x < size.width; ++x) {
+                            float *o = out.data() + 3 * x;
+                            const float weight = s[4 * x + 3];
+                            if (weight <= 1e-6f) {
+                                if (!coarseRead) {
+                                    coarseRows.row(y, coarseRow.data(), scratch);
+                                    coarseRead = true;
+                                }
+                                for (int c = 0; c < 3; ++c) o[c] = coarseRow[size_t(3 * x + c)];
+                                continue;
+                            }
+                            if (weight >= 1 && !nearFront[std::min(half.width - 1, x >> 1)]) {
+                                for (int c = 0; c < 3; ++c) o[c] = s[4 * x + c] / weight;
+                                continue;
+                            }
+                            if (!aroundRead) {
+                                behindRows.row(y, behindRow.data(), scratch);
+                                frontRows.row(y, frontRow.data(), scratch);
+                                hiddenRows.row(y, hiddenRow.data(), scratch);
+                                aroundRead = true;
+                            }
+                            const float *b = behindRow.data() + 4 * x, *f = frontRow.data() + 4 * x, *h = hiddenRow.data() + 3 * x;
+                            float m[3], mw;
+                            if (weight >= 1) {
+                                for (int c = 0; c < 3; ++c) m[c] = s[4 * x + c] / weight;
+                                mw = 1;
+                            } else {
+                                for (int c = 0; c < 3; ++c) m[c] = s[4 * x + c] + (1 - weight) * b[c];
+                                mw = weight + (1 - weight) * b[3];
+                            }
+                            const float rest = std::clamp(1 - mw, 0.0f, 1.0f);
+                            for (int c = 0; c < 3; ++c) {
+                                const float behindFront = m[c] + rest * h[c];
+                                o[c] = f[3] >= 1 ? f[c] / f[3] : f[c] + (1 - f[3]) * behindFront;
+                            }
+                        }
+                        write(y, out.data());
+                    }
                 }
             }
-        }
-    });
-    step("sharp layers, composite");
+        });
+    }
+
+    const PortraitScene &scene;
+    const cv::Size size, half;
+    const float focus, sharpBand, scale;
+    const FragmentRows radii;
+    const Layers layers;
+    const PowerTable toPower, fromPower;
+    std::vector<int> levels;
+    int deepest = 1;
+    std::vector<Band> levelled; // the blurred layers at their levels
+    cv::Mat sharpHalf;          // the sharp layers' fragments at level 1 (CV_32FC4)
+    cv::Mat behind, front;      // the groups at level 1 (CV_32FC4: colour, weight)
+    cv::Mat hidden;             // what the front group hides (CV_32FC3)
+    cv::Mat coarse;             // the composite where no sharp layer reaches (CV_32FC3)
+    cv::Mat frontNear;          // level-1 pixels a front layer reaches
+};
+
+} // namespace
+
+void renderDepthOfField(const PortraitScene &scene, float focus, float sharpBand, float scale, float gamma, const RowWriter &write, StepClock &step) {
+    DepthOfField(scene, focus, sharpBand, scale, gamma).render(write, step);
 }
 
 void subjectLayer(const PortraitScene &scene, float focus, const SubjectRowWriter &write) {

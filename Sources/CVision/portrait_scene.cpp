@@ -78,8 +78,10 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
     scene.matte = matte;
     scene.measured = !disparity.empty();
     scene.hasMatte = !matte.empty();
+    // The working size: 1024 px on the long side, or half the photo's for a photo under 2048 px
+    // (the camera app's screen-size renders), never under 512 px nor above the photo's own.
     const int longSide = std::max(photo.cols, photo.rows);
-    const double workingScale = std::min(1.0, 1024.0 / longSide);
+    const double workingScale = std::min(1.0, std::clamp(longSide / 2.0, 512.0, 1024.0) / longSide);
     const cv::Size working(std::max(1, int(std::lround(photo.cols * workingScale))), std::max(1, int(std::lround(photo.rows * workingScale))));
     cv::Mat reduced, guide(working, CV_32FC3), subject;
     cv::resize(photo, reduced, working, 0, 0, cv::INTER_AREA);

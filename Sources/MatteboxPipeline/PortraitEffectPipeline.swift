@@ -25,8 +25,10 @@ package enum PortraitEffectPipeline {
         }
     }
 
-    /// How a photo without a portrait matte gets one first.
-    package enum Matte: Sendable { case none, ifFound, required }
+    /// Whether a photo without a portrait matte gets one first: never, or when a face is found
+    /// (for a photo with depth only from a neural model: the classical cut-out is no better than
+    /// the depth's own edges).
+    package enum Matte: Sendable { case none, auto }
 
     package static func source(_ settings: Settings, matte: Matte, path: String) -> PipelineSource {
         var parameters: [String] = []
@@ -36,7 +38,7 @@ package enum PortraitEffectPipeline {
         if let highlights = settings.highlights { parameters.append("highlights: \(highlights)") }
         if let keep = settings.keepAuxiliary { parameters.append("keep-auxiliary: \(keep)") }
         var lines = ["stages:"]
-        if matte != .none { lines += ["  - plugin: \(mattePluginID)", "    required: \(matte == .required)"] }
+        if matte == .auto { lines += ["  - plugin: \(mattePluginID)", "    params: { with-depth: model-only }"] }
         lines += ["  - plugin: \(pluginID)", "    params: { \(parameters.joined(separator: ", ")) }"]
         return PipelineSource(text: lines.joined(separator: "\n") + "\n", path: path)
     }

@@ -15,12 +15,17 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render a portrait effect: depth of field set after capture, a new background, or a cut-out.",
         discussion: """
             The blur follows the photo's own depth (an iPhone Portrait photo's disparity, a stereo \
-            pair's) when it has one; otherwise the portrait matte is the focal plane and the rest is \
-            blurred as if behind it. A photo without a portrait matte gets one first (MODNet when \
-            `mattebox models install modnet` has run, else the classical cut-out; only when a face is \
-            found). A photo with neither depth nor matte is written unchanged, with a note saying so. \
-            The rendered photo keeps the original's EXIF and colour profile; its depth and mattes are \
-            left out (they describe the photo as shot) unless --keep-auxiliary. Examples:
+            pair's), made edge-true first; a portrait matte keeps the person whole and sharp. With a \
+            matte and no depth the person stands in front of a far background, the ground at their \
+            feet receding. --matte auto (the default) makes a portrait matte first for a photo that \
+            has none, when a face is found: MODNet when `mattebox models install modnet` has run, \
+            else the classical cut-out (for a photo with depth only MODNet; the depth outlines the \
+            subject as well as the classical cut-out). A new background or a cut-out takes the matte, \
+            or with depth alone what lies at or in front of the focal plane. A photo with neither \
+            depth nor matte is written unchanged, with a note saying so (a new background or a \
+            cut-out of it is an error). The rendered photo keeps the original's EXIF and colour \
+            profile; its depth and mattes are left out (they describe the photo as shot) unless \
+            --keep-auxiliary. Examples:
               mattebox render IMG_0001.HEIC -o out --aperture 2.8
               mattebox render IMG_0001.HEIC -o out --focus 0.3,0.6        (refocus on a point)
               mattebox render portrait.jpg -o out --background colour:#1e3a5f
@@ -37,6 +42,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "blur, colour:#RRGGBB, image:PATH (scaled to cover the photo) or transparent (a cut-out with alpha).")
     var background = "blur"
     @Option(help: "How much bright points bloom into bokeh balls, 0-1 (0: off).") var highlights: Double = 0.5
+    @Option(help: "auto: make a portrait matte first for a photo that has none (see above); none: only the photo's own matte and depth.")
+    var matte: MatteChoice = .auto
     @Flag(help: "Keep depth and mattes with the rendered photo (they describe the photo as shot, not the render).")
     var keepAuxiliary = false
     @Option(help: "Output format (jpeg, png, heic); default: jpeg, or heic for a cut-out (png keeps its alpha too).")
@@ -50,6 +57,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Replace earlier renders in the output folder, also those changed since.") var overwrite = false
     @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
     @Flag(help: "List what would happen to each photo and stop.") var dryRun = false
+
+    /// `--matte`: whether a matte is made first.
+    enum MatteChoice: String, ExpressibleByArgument, CaseIterable { case auto, none }
 
     func validate() throws {
         guard (1.4...16).contains(aperture) else { throw ValidationError("--aperture must be 1.4-16, not \(aperture)") }
@@ -75,8 +85,7 @@ struct RenderCommand: ParsableCommand {
         }
         let settings = PortraitEffectPipeline.Settings(
             aperture: aperture, focus: focus, background: background, highlights: highlights, keepAuxiliary: keepAuxiliary)
-        let matte: PortraitEffectPipeline.Matte = self.background.lowercased() == "transparent" ? .required : .ifFound
-        return "# made by mattebox render from its options\n" + PortraitEffectPipeline.source(settings, matte: matte, path: "render").text
+        return "# made by mattebox render from its options\n" + PortraitEffectPipeline.source(settings, matte: matte == .auto ? .auto : .none, path: "render").text
     }
 
     func run() throws {
