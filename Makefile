@@ -47,11 +47,13 @@ models: build
 	$(BIN_DIR)/mattebox models install
 
 ## test: build everything, check the module layering, run every test (the plugins must exist first),
-## the converted face mesh against TensorFlow Lite (Tests/Models/run.sh), the camera app in a real browser (test-browser),
+## the converted face mesh against TensorFlow Lite (Tests/Models/run.sh), pillow-heif reading the depth of
+## phone JPEGs Mattebox wrote as HEIC (Tests/Interop/run.sh), the camera app in a real browser (test-browser),
 ## the cluster samples on a real one-node Slurm cluster and against the Kubernetes Job schema (test-cluster), and fuzz-ci
 test: build check-layers
 	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
 	Tests/Models/run.sh $(BIN_DIR)/mattebox
+	Tests/Interop/run.sh $(BIN_DIR)/mattebox
 	Tests/Browser/run.sh $(BIN_DIR)/mattebox
 	Tests/Cluster/run.sh $(BIN_DIR)
 	$(MAKE) fuzz-ci

@@ -231,7 +231,7 @@ let package = Package(
             dependencies: ["MatteboxImageOps", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxImageIOTests",
-            dependencies: ["MatteboxImageOps", "MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
+            dependencies: ["MatteboxImageOps", "MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxMetadata", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxPluginHostTests",
             dependencies: ["MatteboxPluginHost", "MatteboxPipeline", "MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
@@ -277,7 +277,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxISOBMFF", "MatteboxTestSupport"]),
+            name: "EndToEndTests", dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxISOBMFF", "MatteboxMetadata", "MatteboxTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

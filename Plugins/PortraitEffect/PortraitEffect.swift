@@ -10,10 +10,12 @@ import MatteboxVisionPluginKit
 /// and the focus and says in the photo's notes which it used.
 final class PortraitEffect: PhotoProcessor {
     static let alphaRole = "org.mpeg.alpha"
+    /// Lens Blur's GImage: the photo before the phone's own blur.
+    static let unblurredRole = "com.google.gimage"
     /// What describes the photo as it was shot, and not the rendered pixels.
     static let sceneRoles = [
         MBX_ROLE_DEPTH, MBX_ROLE_DISPARITY, MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE,
-        MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE, MBX_ROLE_SKY_MATTE,
+        MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE, MBX_ROLE_SKY_MATTE, unblurredRole,
     ]
 
     static let description = ProcessorDescription(
@@ -25,6 +27,9 @@ final class PortraitEffect: PhotoProcessor {
             Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "the subject, kept sharp (a portrait-matte stage makes one)"),
             Port(role: MBX_ROLE_DISPARITY, optional: true, description: "measured disparity (iPhone, stereo): the blur follows it"),
             Port(role: MBX_ROLE_DEPTH, optional: true, description: "measured depth in metres, used as 1/depth when there is no disparity"),
+            Port(
+                role: unblurredRole, optional: true,
+                description: "the photo before the phone's own blur (Lens Blur's GImage): rendered from instead of the primary, so the blur is not applied twice"),
         ],
         outputs: [
             Port(role: alphaRole, optional: true, description: "background transparent: the subject's alpha (PNG RGBA, HEIC alpha item)")
@@ -110,10 +115,11 @@ final class PortraitEffect: PhotoProcessor {
         let disparity = photo.image(MBX_ROLE_DISPARITY)
         let depth = disparity == nil ? photo.image(MBX_ROLE_DEPTH) : nil
         let measured = disparity ?? depth
+        let stored = { (role: String) in photo.string(MBX_META_SOURCE_PREFIX + role).map { ": \($0)" } ?? "" }
         let depthSource: String
         switch (disparity != nil, depth != nil, matte != nil) {
-        case (true, _, _): depthSource = "the photo's own disparity (measured)"
-        case (_, true, _): depthSource = "the photo's own depth (measured, used as 1/depth)"
+        case (true, _, _): depthSource = "the photo's own disparity (measured\(stored(MBX_ROLE_DISPARITY)))"
+        case (_, true, _): depthSource = "the photo's own depth (measured, used as 1/depth\(stored(MBX_ROLE_DEPTH)))"
         case (_, _, true):
             depthSource = "a layered estimate from the portrait matte (the subject in front, the rest far behind it; not written as depth)"
         default:
@@ -162,7 +168,11 @@ final class PortraitEffect: PhotoProcessor {
                 Self.alphaRole, width: primary.width, height: primary.height, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8))
             alphaPlane = alpha.visionPlane
         }
-        var view = primary.visionImage
+        let unblurred = photo.image(Self.unblurredRole).flatMap { image in
+            image.width == primary.width && image.height == primary.height && image.channels == primary.channels
+                && image.format == primary.format ? image : nil
+        }
+        var view = (unblurred ?? primary).visionImage
         var output = primary.visionImage
         var matteView = matte?.visionImage
         var depthView = measured?.visionImage
@@ -193,6 +203,7 @@ final class PortraitEffect: PhotoProcessor {
         } else {
             note = "\(backgroundName); subject: \(matte != nil ? "the portrait matte" : "what lies at or in front of the focal plane of the depth, its edges shared by colour")"
         }
+        if unblurred != nil { note += "; rendered from the photo before the phone's own blur (Lens Blur's GImage)" }
         let ground = withUnsafeBytes(of: result.depth_note) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         if !ground.isEmpty { note += "; \(ground)" }
         if matte != nil, measured == nil {

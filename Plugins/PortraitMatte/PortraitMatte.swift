@@ -13,7 +13,9 @@ final class PortraitMatte: PhotoProcessor {
         inputs: [Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)")],
         outputs: [Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "8-bit, 255 = person; only with a face")],
         parameters: VisionParameters.common + [
-            Parameter("replace", .bool(default: false), description: "replace a portrait matte the photo already has (e.g. an iPhone's)"),
+            Parameter(
+                "existing", .choice(default: "keep", values: ["keep", "replace"]),
+                description: "a portrait matte the photo already has (an iPhone's, in HEIC or JPEG): keep it, or replace it with a new one"),
             Parameter(
                 "with-depth", .choice(default: "always", values: ["always", "model-only", "never"]),
                 description: "for a photo that carries depth: always make a matte; only with a neural model (the classical cut-out is no better than the depth's own edges); or never"),
@@ -31,7 +33,7 @@ final class PortraitMatte: PhotoProcessor {
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
-        replace = try parameters.bool("replace")
+        replace = try parameters.string("existing") == "replace"
         withDepth = try parameters.string("with-depth")
         model = try SegmentationModel(parameters, names: ["person"], automatic: .modnet)
     }

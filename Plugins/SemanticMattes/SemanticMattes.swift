@@ -35,7 +35,9 @@ final class SemanticMattes: PhotoProcessor {
         ],
         parameters: VisionParameters.common + FaceFinding.landmarkParameters + [
             Parameter("mattes", .string(default: "hair,skin,teeth,sky"), description: "which mattes to make, comma-separated: hair, skin, teeth, sky"),
-            Parameter("replace", .bool(default: false), description: "replace mattes the photo already has (e.g. an iPhone's)"),
+            Parameter(
+                "existing", .choice(default: "keep", values: ["keep", "replace"]),
+                description: "mattes the photo already has (an iPhone's): keep them, or replace them with new ones"),
             Parameter("brows", .bool(default: false), description: "count the eyebrows as hair in the hair matte"),
         ]
             + SegmentationModel.parameters(
@@ -51,7 +53,7 @@ final class SemanticMattes: PhotoProcessor {
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
-        replace = try parameters.bool("replace")
+        replace = try parameters.string("existing") == "replace"
         browsInHair = try parameters.bool("brows")
         let names = try parameters.string("mattes").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
         guard !names.isEmpty, names.allSatisfy({ SemanticMattes.roles[$0] != nil }) else {

@@ -229,6 +229,8 @@ int mbx_vips_decode_buffer(const void *data, size_t size, const char *path, mbx_
     return decode_image(image, path, out, error);
 }
 
+static int decode_mono(VipsImage *image, const char *path, mbx_pixels *out, char **error);
+
 int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error) {
     memset(out, 0, sizeof(*out));
     VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
@@ -236,6 +238,21 @@ int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error) {
     if (!image) {
         return fail(error, path);
     }
+    return decode_mono(image, path, out, error);
+}
+
+int mbx_vips_decode_mono_buffer(const void *data, size_t size, const char *what, mbx_pixels *out, char **error) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *image = vips_image_new_from_buffer(data, size, "", "access", VIPS_ACCESS_SEQUENTIAL,
+                                                  "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (!image) {
+        return fail(error, what);
+    }
+    return decode_mono(image, what, out, error);
+}
+
+/* One channel of `image` (adopted) as 8-bit, 16-bit or float pixels. */
+static int decode_mono(VipsImage *image, const char *path, mbx_pixels *out, char **error) {
     if (vips_image_get_bands(image) > 1) {
         STEP(vips_extract_band(image, &next, 0, NULL));
     }

@@ -387,6 +387,20 @@ cv::Mat compose(std::vector<Band> &layersNearestFirst, cv::Size size, bool exten
         cv::resize(total, enlarged, size, 0, 0, cv::INTER_LINEAR);
         total = enlarged;
     }
+    // Neighbouring layers blurred by different discs overlap by more than one where a surface
+    // crosses from one to the next: there the group is whole, and its colour their weighted mean
+    // (left as a sum, a depth step on a plain wall would show as a bright line).
+    cv::parallel_for_(cv::Range(0, total.rows), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; ++y) {
+            float *p = total.ptr<float>(y);
+            for (int x = 0; x < total.cols; ++x) {
+                float *q = p + 4 * x;
+                if (q[3] <= 1) continue;
+                const float inverse = 1 / q[3];
+                for (int c = 0; c < 4; ++c) q[c] *= inverse;
+            }
+        }
+    });
     return total;
 }
 

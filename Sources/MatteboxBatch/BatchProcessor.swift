@@ -15,6 +15,8 @@ package struct BatchOptions: Sendable, Codable {
     package var quality: Int?
     /// Encode every image again, even those a HEIF input holds unchanged.
     package var reencode = false
+    /// A JPEG output with depth written as Dynamic Depth even where the input's own MPF or GDepth bytes hold it.
+    package var dynamicDepth = false
     /// Overrides the camera position read from EXIF (for mirroring policies).
     package var cameraPosition: CameraPosition?
     /// Auxiliary images to attach to the input photo, by role.
@@ -93,6 +95,7 @@ package struct BatchProcessor: Sendable {
             writeAuxiliaryPNGs: options.writeAuxiliaryPNGs, safety: options.safety,
             manifest: ResumeManifest(outputDirectory: options.outputDirectory, shard: options.shard?.position))
         writer.reencode = options.reencode
+        writer.dynamicDepth = options.dynamicDepth
         self.writer = writer
     }
 

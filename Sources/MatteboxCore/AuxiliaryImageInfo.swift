@@ -60,10 +60,17 @@ package struct AuxiliaryImageInfo: Sendable, Equatable {
     package var xmp: Data?
     /// For depth and disparity: how stored values map to distance.
     package var depth: DepthRepresentation?
+    /// Where a phone stored it, when that was not a HEIF auxiliary image ("iPhone JPEG
+    /// disparity (MPF image 2)", "Lens Blur depth (GDepth, RangeInverse)"), for notes and listings.
+    package var source: String?
+    /// For an image read from a JPEG's own depth data (MPF, GDepth, Dynamic Depth): its
+    /// pixels as read, so a JPEG writer knows whether the file's own bytes still hold it.
+    package var fingerprint: PixelFingerprint?
 
-    package init(typeURN: String? = nil, xmp: Data? = nil, depth: DepthRepresentation? = nil) {
+    package init(typeURN: String? = nil, xmp: Data? = nil, depth: DepthRepresentation? = nil, source: String? = nil) {
         self.typeURN = typeURN
         self.xmp = xmp
         self.depth = depth
+        self.source = source
     }
 }

@@ -17,6 +17,16 @@ package struct HEIFWriteOptions: Sendable, Equatable {
     package var passthrough = true
     /// The primary's encode, begun while later stages ran; used when still current.
     package var encodedAhead: PrimaryEncodeAhead?
+    /// For a JPEG output with depth: write it as Dynamic Depth even when the input's own
+    /// bytes (an iPhone's MPF images, Lens Blur's XMP) still hold every auxiliary image.
+    package var dynamicDepth = false
+
+    /// The same options without `dynamicDepth` (for the primary a Dynamic Depth file wraps).
+    package var withoutDynamicDepth: HEIFWriteOptions {
+        var copy = self
+        copy.dynamicDepth = false
+        return copy
+    }
 
     package static let defaultQuality = 75
 
@@ -40,7 +50,7 @@ package struct HEIFWriteOptions: Sendable, Equatable {
     }
 
     package static func == (a: HEIFWriteOptions, b: HEIFWriteOptions) -> Bool {
-        (a.quality, a.preset, a.thumbnailSize, a.passthrough) == (b.quality, b.preset, b.thumbnailSize, b.passthrough)
+        (a.quality, a.preset, a.thumbnailSize, a.passthrough, a.dynamicDepth) == (b.quality, b.preset, b.thumbnailSize, b.passthrough, b.dynamicDepth)
             && a.encodedAhead === b.encodedAhead
     }
 }

@@ -30,6 +30,8 @@ package final class PhotoLibrary: Sendable {
         package var height: Int?
         /// Auxiliary images the viewer can lay over the photo (depth, mattes).
         package var auxiliary: [String]
+        /// Where a phone stored an auxiliary image outside HEIF, by role ("iPhone JPEG disparity (MPF image 2)").
+        package var sources: [String: String]?
         package var problem: String?
         /// "photo" or "movie".
         package var kind = Kind.photo
@@ -141,6 +143,8 @@ package final class PhotoLibrary: Sendable {
             item.width = photo.primary.width
             item.height = photo.primary.height
             item.auxiliary = photo.auxiliary.keys.filter { $0 != .thumbnail && $0 != .alpha }.map(\.rawValue).sorted()
+            let sources = photo.metadata.auxiliaryInfo.compactMapValues(\.source)
+            item.sources = sources.isEmpty ? nil : Dictionary(uniqueKeysWithValues: sources.map { ($0.key.rawValue, $0.value) })
             item.motionPhoto = photo.metadata.motionPhotoMovie != nil ? true : nil
         } catch {
             item.problem = "\(error)"

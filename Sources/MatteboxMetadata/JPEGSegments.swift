@@ -53,6 +53,33 @@ package enum JPEGSegments {
         return result
     }
 
+    /// Where the first image of `jpeg` ends (just after its EOI marker): its segments, then
+    /// each scan's entropy-coded data (where 0xFF is followed by a stuffed 0 or a restart
+    /// marker), until EOI. Nil when the image is cut short. What follows (MPF images, a
+    /// Motion Photo's movie, Dynamic Depth items) is not the image's.
+    package static func endOfImage(in jpeg: [UInt8]) -> Int? {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        var offset = 2
+        while offset + 2 <= jpeg.count {
+            guard jpeg[offset] == 0xFF else { return nil }
+            let marker = jpeg[offset + 1]
+            if marker == 0xFF { offset += 1; continue } // fill bytes
+            if marker == 0xD9 { return offset + 2 }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
+            guard offset + 4 <= jpeg.count else { return nil }
+            let end = offset + 2 + (Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3]))
+            guard end > offset + 3, end <= jpeg.count else { return nil }
+            offset = end
+            guard marker == 0xDA else { continue }
+            // The scan's data: up to the next marker that is neither stuffing nor a restart.
+            while offset + 1 < jpeg.count {
+                if jpeg[offset] == 0xFF, jpeg[offset + 1] != 0x00, !(0xD0...0xD7).contains(jpeg[offset + 1]) { break }
+                offset += 1
+            }
+        }
+        return nil
+    }
+
     /// What of `jpeg`'s own segments a file without them loses, by kind ("IPTC/Photoshop (APP13)").
     package static func unmodelledKinds(of jpeg: [UInt8]) -> [String] {
         var kinds: [String] = []

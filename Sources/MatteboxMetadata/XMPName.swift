@@ -28,6 +28,18 @@ package enum XMPNamespace {
     package static let appleDepthData = "http://ns.apple.com/depthData/1.0/"
     package static let applePortraitEffectsMatte = "http://ns.apple.com/portraitEffectsMatte/1.0/"
     package static let appleSemanticSegmentationMatte = "http://ns.apple.com/semanticSegmentationMatte/1.0/"
+    package static let appleHDRGainMap = "http://ns.apple.com/HDRGainMap/1.0/"
+    /// Google's Lens Blur depth map (GDepth 1.0) and the photo before its blur (GImage).
+    package static let googleDepth = "http://ns.google.com/photos/1.0/depthmap/"
+    package static let googleImage = "http://ns.google.com/photos/1.0/image/"
+    /// Google's Dynamic Depth 1.0.
+    package static let dynamicDepthDevice = "http://ns.google.com/photos/dd/1.0/device/"
+    package static let dynamicDepthContainer = "http://ns.google.com/photos/dd/1.0/container/"
+    package static let dynamicDepthItem = "http://ns.google.com/photos/dd/1.0/item/"
+    package static let dynamicDepthCamera = "http://ns.google.com/photos/dd/1.0/camera/"
+    package static let dynamicDepthDepthMap = "http://ns.google.com/photos/dd/1.0/depthmap/"
+    package static let dynamicDepthImage = "http://ns.google.com/photos/dd/1.0/image/"
+    package static let dynamicDepthProfile = "http://ns.google.com/photos/dd/1.0/profile/"
 }
 
 extension XMPName {
@@ -44,4 +56,12 @@ extension XMPName {
     package static let itemLength = XMPName(XMPNamespace.containerItem, "Length", prefix: "Item")
     package static let itemPadding = XMPName(XMPNamespace.containerItem, "Padding", prefix: "Item")
     package static let appleAuxiliaryImageType = XMPName(XMPNamespace.applePixelDataInfo, "AuxiliaryImageType", prefix: "apdi")
+    package static let appleAuxiliaryImageSubType = XMPName(XMPNamespace.applePixelDataInfo, "AuxiliaryImageSubType", prefix: "apdi")
+    package static let appleFloatMinValue = XMPName(XMPNamespace.applePixelDataInfo, "FloatMinValue", prefix: "apdi")
+    package static let appleFloatMaxValue = XMPName(XMPNamespace.applePixelDataInfo, "FloatMaxValue", prefix: "apdi")
+    /// A Lens Blur depth map's fields (GDepth) and the unblurred photo's (GImage).
+    package static func googleDepth(_ field: String) -> XMPName { XMPName(XMPNamespace.googleDepth, field, prefix: "GDepth") }
+    package static func googleImage(_ field: String) -> XMPName { XMPName(XMPNamespace.googleImage, field, prefix: "GImage") }
+    /// A Dynamic Depth depth map's fields.
+    package static func dynamicDepthMap(_ field: String) -> XMPName { XMPName(XMPNamespace.dynamicDepthDepthMap, field, prefix: "DepthMap") }
 }

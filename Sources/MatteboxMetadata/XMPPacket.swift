@@ -47,6 +47,25 @@ package struct XMPPacket: Sendable {
         return nil
     }
 
+    /// The first value of `name` anywhere in the packet, however deep (a structure's
+    /// field: Dynamic Depth's `DepthMap:Format` inside a camera inside the device).
+    package func deepValue(_ name: XMPName) -> String? {
+        for element in document.value.root.descendantsAndSelf {
+            if let attribute = element.attributes.first(where: { $0.localName == name.name && $0.namespace == name.namespace }) {
+                return attribute.value.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            if element.isNamed(name.name, in: name.namespace), element.elements.isEmpty { return element.text }
+        }
+        return nil
+    }
+
+    /// Whether the packet uses `namespace` for any element or attribute.
+    package func uses(_ namespace: String) -> Bool {
+        document.value.root.descendantsAndSelf.contains { element in
+            element.namespace == namespace || element.attributes.contains { $0.namespace == namespace }
+        }
+    }
+
     /// Sets `name` wherever the packet has it; adds it to the first description when it has none.
     package mutating func set(_ name: XMPName, to value: String) {
         if !replace(name, with: value), let first = editableDescriptions.first {
@@ -129,20 +148,23 @@ package struct XMPPacket: Sendable {
     // MARK: Container directory
 
     /// The Container directory's items in order, each as its `Item:` properties by local name.
-    package var directory: [[String: String]] {
-        directoryItems(in: descriptions).map { item in
+    package var directory: [[String: String]] { directory(container: XMPNamespace.container, item: XMPNamespace.containerItem) }
+
+    /// The same for a directory in other namespaces (Dynamic Depth's, under `Device:Container`).
+    package func directory(container: String, item itemNamespace: String) -> [[String: String]] {
+        directoryItems(in: descriptions, container: container).map { item in
             var values: [String: String] = [:]
-            for attribute in item.attributes where attribute.namespace == XMPNamespace.containerItem {
+            for attribute in item.attributes where attribute.namespace == itemNamespace {
                 values[attribute.localName] = attribute.value
             }
-            for element in item.elements where element.namespace == XMPNamespace.containerItem { values[element.localName] = element.text }
+            for element in item.elements where element.namespace == itemNamespace { values[element.localName] = element.text }
             return values
         }
     }
 
     /// Sets `values` (by `Item:` local name) on the directory item whose `Item:Semantic` is `semantic`.
     package mutating func updateDirectoryItem(semantic: String, with values: [String: String]) {
-        for item in directoryItems(in: editableDescriptions) {
+        for item in directoryItems(in: editableDescriptions, container: XMPNamespace.container) {
             let itemSemantic = item.attributes.first { $0.localName == "Semantic" && $0.namespace == XMPNamespace.containerItem }?.value
                 ?? item.elements.first { $0.isNamed("Semantic", in: XMPNamespace.containerItem) }?.text
             guard itemSemantic == semantic else { continue }
@@ -183,12 +205,14 @@ package struct XMPPacket: Sendable {
         description.children.append(.element(directory))
     }
 
-    /// Each `Container:Item` under a `Container:Directory` (or the `rdf:li` that holds the item's properties itself).
-    private func directoryItems(in descriptions: [XMLNodeTree]) -> [XMLNodeTree] {
+    /// Each `Container:Item` under a `Container:Directory` (or the `rdf:li` that holds the item's
+    /// properties itself), wherever the directory stands in the description.
+    private func directoryItems(in descriptions: [XMLNodeTree], container: String = XMPNamespace.container) -> [XMLNodeTree] {
         descriptions.flatMap { description in
-            description.elements.filter { $0.isNamed("Directory", in: XMPNamespace.container) }.flatMap { directory in
+            description.descendantsAndSelf.filter { $0.isNamed("Directory", in: container) }.flatMap { directory in
                 directory.descendantsAndSelf.filter { $0.isNamed("li", in: XMPNamespace.rdf) }.map { entry in
-                    entry.elements.first { $0.isNamed("Item", in: XMPNamespace.container) } ?? entry
+                    entry.descendantsAndSelf.first { $0.isNamed("Item", in: container) }
+                        ?? entry.elements.first { $0.isNamed("value", in: XMPNamespace.rdf) } ?? entry
                 }
             }
         }

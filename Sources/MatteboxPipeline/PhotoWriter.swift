@@ -19,6 +19,8 @@ package struct PhotoWriter: Sendable {
     package var writeAuxiliaryPNGs: Bool
     /// Encode every image again, even those a HEIF input holds unchanged (`--reencode`).
     package var reencode = false
+    /// Write a JPEG with depth as Dynamic Depth even where its input's own bytes hold the depth (`--jpeg-depth dynamic-depth`).
+    package var dynamicDepth = false
     /// What may be replaced; `manifest` (the output folder's, when there is
     /// one) says which existing files Mattebox wrote.
     package var safety: OutputSafety
@@ -113,9 +115,11 @@ package struct PhotoWriter: Sendable {
 
     private func heifOptions(for photo: Photo) -> HEIFWriteOptions {
         let request = photo.metadata.output
-        return HEIFWriteOptions(
+        var options = HEIFWriteOptions(
             preset: request.encoderPreset, thumbnailSize: request.thumbnailSize ?? HEIFWriteOptions().thumbnailSize,
             passthrough: !reencode)
+        options.dynamicDepth = dynamicDepth
+        return options
     }
 
     private func quality(for photo: Photo, in format: OutputFormat) -> Int {

@@ -67,6 +67,8 @@ enum MetadataAccess {
             // The container the photo was read from (absent for a capture).
             value = metadata.inputFormat
         case _ where key.hasPrefix(notePrefix): value = metadata.notes[String(key.dropFirst(notePrefix.count))]
+        case _ where key.hasPrefix(sourcePrefix):
+            value = metadata.auxiliaryInfo[ImageRole(rawValue: String(key.dropFirst(sourcePrefix.count)))]?.source
         default: throw .notFound
         }
         guard let value else { throw .notFound }
@@ -100,6 +102,8 @@ enum MetadataAccess {
             photo.metadata.output.encoderPreset = value
         case "exif.make", "exif.model", "exif.dateTimeOriginal", "exif.exposureValue", "input.format":
             throw .invalid("\(key) is read-only")
+        case _ where key.hasPrefix(sourcePrefix):
+            throw .invalid("\(key) is read-only: it says where the file stored the image")
         case _ where key.hasPrefix(notePrefix):
             let name = String(key.dropFirst(notePrefix.count))
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
@@ -112,6 +116,8 @@ enum MetadataAccess {
 
     /// Keys under this prefix are free-form notes (ABI 1.2).
     static let notePrefix = "note."
+    /// Keys under this prefix say where a role's image was stored (read-only).
+    static let sourcePrefix = "source."
 
     private static func present<T>(_ value: T?) throws(Failure) -> T {
         guard let value else { throw .notFound }

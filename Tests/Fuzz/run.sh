@@ -62,6 +62,7 @@ seed() { # TARGET -> the files its corpus starts from
         png-text) ls "$photos"/*.png ;;
         pipeline-yaml) ls Samples/pipelines/*.yaml ;;
         http-range) ls "$seeds"/range-*.txt ;;
+        mpf-index|extended-xmp|dynamic-depth) ls "$shared"/depth-samples/*.jpg 2>/dev/null ;;
     esac
 }
 

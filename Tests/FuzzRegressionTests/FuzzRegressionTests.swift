@@ -29,6 +29,11 @@ import Testing
                 ((try? manager.contentsOfDirectory(at: shared.appendingPathComponent("heic-samples"), includingPropertiesForKeys: nil)) ?? [])
                     .filter { ["heic"].contains($0.pathExtension.lowercased()) }.sorted { $0.path < $1.path }
             } ?? []
+        case "mpf-index", "extended-xmp", "dynamic-depth":
+            samples = TestEnvironment.shared.map { shared in
+                ((try? manager.contentsOfDirectory(at: shared.appendingPathComponent("depth-samples"), includingPropertiesForKeys: nil)) ?? [])
+                    .filter { $0.pathExtension.lowercased() == "jpg" }.sorted { $0.path < $1.path }
+            } ?? []
         default: samples = []
         }
         return files("Tests/Fuzz/Regressions/\(target)", []) + files("Tests/Fuzz/Seeds/\(target)", []) + samples

@@ -15,7 +15,7 @@ struct SkinWithoutFaceTests {
         var photo = try ImageDecoder.decodePhoto(at: desk)
         let apple = try #require(photo.auxiliary[.skinMatte], "the sample holds Apple's skin matte")
         _ = try BuiltPlugins.runner(
-            "stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: 'skin,hair', replace: true }").run(&photo)
+            "stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: 'skin,hair', existing: replace }").run(&photo)
         let ours = try #require(photo.auxiliary[.skinMatte], "\(photo.metadata.notes)")
         #expect(photo.metadata.notes["semanticMattes"]?.contains("no face found, so no hair matte") == true, "\(photo.metadata.notes)")
         // Both mattes in stored orientation, at different sizes: compared on a grid of the photo.

@@ -72,7 +72,7 @@ struct IndoorSkyTests {
         var photo = try ImageDecoder.decodePhoto(at: desk)
         let exposure = try #require(photo.metadata.exif?.exposureValue100)
         #expect(abs(exposure - 7.6) < 0.1, "EV100 from 1/100 s, f/1.8, ISO 160: \(exposure)")
-        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: sky, replace: true }").run(&photo)
+        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: sky, existing: replace }").run(&photo)
         #expect(photo.auxiliary[.skyMatte] == nil, "the desk was taken for overcast sky")
         #expect(photo.metadata.notes["semanticMattes"]?.contains("no sky found") == true, "\(photo.metadata.notes)")
 

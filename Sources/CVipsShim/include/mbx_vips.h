@@ -60,6 +60,9 @@ int mbx_vips_decode_file(const char *path, mbx_decoded *out, char **error);
 int mbx_vips_decode_buffer(const void *data, size_t size, const char *path, mbx_decoded *out, char **error);
 /* Decodes a single-band image (depth, matte) keeping its sample format. */
 int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error);
+/* The same from an encoded image in memory (a depth map or matte embedded in a
+ * file); `what` names it in errors. */
+int mbx_vips_decode_mono_buffer(const void *data, size_t size, const char *what, mbx_pixels *out, char **error);
 void mbx_vips_decoded_free(mbx_decoded *decoded);
 
 /* Geometry. op: 1 rotate 90 cw, 2 rotate 180, 3 rotate 270 cw,

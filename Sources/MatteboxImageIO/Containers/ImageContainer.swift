@@ -56,7 +56,8 @@ extension ImageContainer {
     /// next to it), alpha, bit depth. Nothing is dropped without saying so.
     package func limitations(of photo: Photo, auxiliaryBeside: Bool) -> [String: String] {
         var notes: [String: String] = [:]
-        let roles = photo.auxiliary.keys.sorted().filter { $0 != .alpha }.map(\.rawValue)
+        let heldByJPEG = name == "jpeg" ? PhoneDepth.rolesHeldByJPEG(of: photo) : []
+        let roles = photo.auxiliary.keys.sorted().filter { $0 != .alpha && !heldByJPEG.contains($0) }.map(\.rawValue)
         if !holdsAuxiliaryImages, !auxiliaryBeside, !roles.isEmpty {
             notes["auxiliaryImages"] =
                 "\(roles.joined(separator: ", ")) not kept: \(displayName) holds only the primary image "

@@ -94,12 +94,15 @@ struct VipsContainer: ImageContainer {
         }
         var photo = Photo(primary: primary, metadata: metadata, source: url)
         if let alpha { photo.setAuxiliary(alpha, for: .alpha) }
+        // A phone's depth and mattes stored in the JPEG (MPF, Lens Blur, Dynamic Depth).
+        if let jpeg { PhoneDepth.read(jpeg: jpeg.bytes, xmp: photo.metadata.xmp, into: &photo) }
         return photo
     }
 
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
         guard canWrite else { throw MatteboxError("Mattebox reads \(displayName) but does not write it") }
         let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
+        if name == "jpeg", let written = try dynamicDepth(photo, quality: quality, heif: heif, notes: &notes) { return written }
         if name == "jpeg", heif.passthrough, let original = unchangedJPEG(photo),
             let coded = try losslesslyTurned(original.bytes, by: original.geometry, notes: &notes)
         {
@@ -127,6 +130,48 @@ struct VipsContainer: ImageContainer {
         // No EXIF in, no EXIF out: libvips' own default block is replaced or removed.
         let embedded = try ExifEmbedding.embed(exif, inJPEG: data)
         return MotionPhotoTrailer.appending(photo.metadata.motionPhotoMovie, to: embedded, xmp: photo.metadata.xmp, notes: &notes)
+    }
+
+    /// A JPEG with depth whose input's bytes do not hold it as it is, written as Dynamic Depth:
+    /// the primary (its input's own bytes when unchanged, without what followed them; else
+    /// encoded anew) with the depth map and mattes appended. Nil when the photo has no depth,
+    /// or the input's own bytes are kept and hold every auxiliary image (unless Dynamic Depth
+    /// is asked for).
+    private func dynamicDepth(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data? {
+        let depthRole: ImageRole? = photo.auxiliary[.disparity] != nil ? .disparity : photo.auxiliary[.depth] != nil ? .depth : nil
+        guard let depthRole, let depth = photo.auxiliary[depthRole] else { return nil }
+        // The input's own bytes are kept as they are when its pixels did not change nor turn
+        // (MPF images are not turned with a lossless turn), and then so is its depth.
+        let ownBytesKept = heif.passthrough && unchangedJPEG(photo)?.geometry == .up
+        guard heif.dynamicDepth || !ownBytesKept || !PhoneDepth.fileStillHoldsAll(photo) else { return nil }
+        var disparity = depth
+        var representation = photo.metadata.auxiliaryInfo[depthRole]?.depth
+        if depthRole == .depth {
+            guard let converted = PhoneDepth.disparity(fromDepth: depth, representation: representation) else {
+                notes["auxiliaryImages"] = "\(photo.auxiliary.keys.filter { $0 != .alpha }.sorted().map(\.rawValue).joined(separator: ", ")) not kept: "
+                    + "the depth is 8-bit with no range, so Dynamic Depth cannot say how far it is (write HEIC with --format heic)"
+                return nil
+            }
+            (disparity, representation) = (converted, nil)
+        }
+        var primaryOnly = photo
+        for role in photo.auxiliary.keys where role != .alpha { primaryOnly.setAuxiliary(nil, for: role) }
+        primaryOnly.metadata.motionPhotoMovie = nil
+        var primary = try encode(primaryOnly, quality: quality, heif: heif.withoutDynamicDepth, notes: &notes)
+        // The depth and mattes the input's own bytes held go: Dynamic Depth carries them now.
+        primary = Data(JPEGSegments.withoutMPF(PhoneDepth.primaryJPEG(of: [UInt8](primary))))
+        let mattes = photo.auxiliary.filter { AuxiliaryType.isMatte($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let kept = Set([depthRole] + mattes.map(\.0))
+        let left = photo.auxiliary.keys.filter { role in
+            role != .alpha && !kept.contains(role)
+                && !(role == PhoneDepth.lensBlurOriginal && PhoneDepth.holdsLensBlurOriginal([UInt8](primary), xmp: photo.metadata.xmp))
+        }.sorted()
+        if !left.isEmpty {
+            notes["auxiliaryImages"] = "\(left.map(\.rawValue).joined(separator: ", ")) not kept: a JPEG holds the depth and mattes (as Dynamic Depth), not these (write HEIC with --format heic)"
+        }
+        notes["dynamicDepth"] = "written as Dynamic Depth 1.0: the \(depthRole == .depth ? "depth" : "disparity") as its depth map"
+            + (mattes.isEmpty ? "" : ", \(mattes.map(\.0.rawValue).joined(separator: ", ")) as further items")
+        return try DynamicDepth.write(primary: primary, xmp: photo.metadata.xmp, disparity: disparity, representation: representation, mattes: mattes)
     }
 
     /// The JPEG the photo was read from, when its pixels (perhaps turned) and

@@ -46,11 +46,7 @@ struct InspectCommand: ParsableCommand {
             let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""
             throw MatteboxError("\(url.path): not a photo or movie Mattebox reads\(kind); inspect reads HEIF/HEIC, JPEG, PNG, TIFF, WebP and BMP stills and QuickTime/MP4 movies")
         }
-        let sheetTarget = try sheet.map { path in
-            try OutputPath.resolve(
-                path, defaultName: url.deletingPathExtension().lastPathComponent + "-sheet.png", extensions: ["png"],
-                what: "the contact sheet", inputs: [url], overwrite: overwrite)
-        }
+        let sheetTarget = try sheetTarget(for: url)
         let (summary, motionPhoto) = try HEIFInspector.inspectWithMotionPhoto(at: url)
         let libheif = HEIFInspector.libheifVerdict(at: url)
         let live = LivePhotoInspection.inspect(
@@ -61,18 +57,28 @@ struct InspectCommand: ParsableCommand {
             print(InspectionText.render(summary, libheif: libheif))
             for line in live.lines { print(line) }
         }
-        if let sheetTarget {
-            let photo = try ImageDecoder.decodePhoto(at: url)
-            let image = try ContactSheet.render(photo, tileHeight: sheetHeight)
-            try OutputPath.write(try ImageEncoder.encode(image, as: .png), to: sheetTarget)
-            if !json, case .file(let destination, _) = sheetTarget {
-                print("contact sheet: \(destination.path) (\(image.width)x\(image.height))")
-            }
-        }
+        if let sheetTarget { try writeSheet(of: try ImageDecoder.decodePhoto(at: url), to: sheetTarget) }
     }
 }
 
 extension InspectCommand {
+    private func sheetTarget(for url: URL) throws -> OutputPath.Target? {
+        try sheet.map { path in
+            try OutputPath.resolve(
+                path, defaultName: url.deletingPathExtension().lastPathComponent + "-sheet.png", extensions: ["png"],
+                what: "the contact sheet", inputs: [url], overwrite: overwrite)
+        }
+    }
+
+    /// The primary beside each auxiliary image, as PNG.
+    private func writeSheet(of photo: Photo, to target: OutputPath.Target) throws {
+        let image = try ContactSheet.render(photo, tileHeight: sheetHeight)
+        try OutputPath.write(try ImageEncoder.encode(image, as: .png), to: target)
+        if !json, case .file(let destination, _) = target {
+            print("contact sheet: \(destination.path) (\(image.width)x\(image.height))")
+        }
+    }
+
     private static func byteCount(of url: URL) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
     }
@@ -81,7 +87,7 @@ extension InspectCommand {
     private func inspectOther(_ url: URL) throws -> Bool {
         let head = try FileHandle(forReadingFrom: url).read(upToCount: 16) ?? Data()
         if MovieInspector.looksLikeMovie(ArraySlice(head)) {
-            guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is a movie") }
+            guard sheet == nil else { throw ValidationError("--sheet draws photos; \(url.path) is a movie") }
             let summary = try MovieInspector.inspect(at: url)
             let bytes = Self.byteCount(of: url)
             if json { try JSONOutput.print(MovieInspectReport(file: url.path, bytes: bytes, movie: summary)) }
@@ -89,7 +95,7 @@ extension InspectCommand {
             return true
         }
         guard let container = ImageContainers.container(of: url), container.name != "heic" else { return false }
-        guard sheet == nil else { throw ValidationError("--sheet draws HEIF files; \(url.path) is \(container.displayName)") }
+        let sheetTarget = try sheetTarget(for: url)
         let photo = try ImageContainers.reader(for: url).readPhoto(at: url)
         let live = LivePhotoInspection.inspect(
             still: url, contentIdentifier: photo.metadata.exif?.appleContentIdentifier, motionPhotoMovie: photo.metadata.motionPhotoMovie,
@@ -97,6 +103,7 @@ extension InspectCommand {
         let still = StillInspection(
             photo, file: url, bytes: Self.byteCount(of: url), format: container.displayName, livePhoto: live.isEmpty ? nil : live)
         if json { try JSONOutput.print(still) } else { print(still.text) }
+        if let sheetTarget { try writeSheet(of: photo, to: sheetTarget) }
         return true
     }
 }

@@ -48,6 +48,16 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIF), for the images that are encoded.") var quality: Int?
     @Flag(help: "Encode every image again. By default a HEIF output copies the images a HEIF input holds whose pixels no stage changed (the primary, its thumbnail, depth, mattes, gain map) byte for byte: no generation loss, and only new images cost encoding time.")
     var reencode = false
+    @Option(help: ArgumentHelp(
+        "How a JPEG output holds depth: keep (the input's own layout, an iPhone's MPF images or Lens Blur's GDepth, where the photo and its depth did not change; else Dynamic Depth 1.0) or dynamic-depth (always Dynamic Depth 1.0, which Android and Google Photos read).",
+        valueName: "keep|dynamic-depth"))
+    var jpegDepth: JPEGDepthLayout = .keep
+
+    /// `--jpeg-depth`: the layout a JPEG output's depth is written in.
+    enum JPEGDepthLayout: String, ExpressibleByArgument, CaseIterable {
+        case keep
+        case dynamicDepth = "dynamic-depth"
+    }
     @Option(help: "Camera position for mirroring policies: front, back, external (default: from EXIF).")
     var cameraPosition: String?
     @Option(name: .customLong("aux"), help: "Attach an auxiliary image to the photo: ROLE=FILE (e.g. depth=d.png).")
@@ -293,6 +303,7 @@ struct ProcessCommand: ParsableCommand {
         options.format = outputFormat
         options.quality = quality
         options.reencode = reencode
+        options.dynamicDepth = jpegDepth == .dynamicDepth
         options.writeAuxiliaryPNGs = auxPng
         options.sidecars = !noSidecars
         if let cameraPosition {

@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxCore
 import MatteboxHEIF
 
 /// The human-readable form of a HEIF summary, one fact a line.
@@ -34,14 +35,7 @@ enum InspectionText {
         for aux in summary.auxiliary {
             lines.append("  \(aux.role): \(describe(aux.image))")
             lines.append("    type \(aux.type)")
-            if let depth = aux.depth {
-                var text = "    representation: \(depth.kind)"
-                if let low = depth.disparityMinimum { text += ", d-min \(format(low))" }
-                if let high = depth.disparityMaximum { text += ", d-max \(format(high))" }
-                if let near = depth.nearestDepth { text += ", z-near \(format(near))" }
-                if let far = depth.farthestDepth { text += ", z-far \(format(far))" }
-                lines.append(text)
-            }
+            if let depth = aux.depth { lines.append(representationLine(depth)) }
             if let xmp = aux.xmpBytes {
                 lines.append("    XMP: \(xmp) bytes" + (aux.xmpAuxiliaryImageType.map { ", AuxiliaryImageType \($0)" } ?? ""))
             }
@@ -53,6 +47,16 @@ enum InspectionText {
         if !summary.entityGroups.isEmpty { lines.append("entity groups: \(summary.entityGroups.joined(separator: "; "))") }
         lines.append("libheif \(HEIFInspector.libheifVersion): \(libheif)")
         return lines.joined(separator: "\n")
+    }
+
+    /// How a depth or disparity map's stored values map to distance, indented under its image.
+    static func representationLine(_ depth: DepthRepresentation) -> String {
+        var text = "    representation: \(depth.kind)"
+        if let low = depth.disparityMinimum { text += ", d-min \(format(low))" }
+        if let high = depth.disparityMaximum { text += ", d-max \(format(high))" }
+        if let near = depth.nearestDepth { text += ", z-near \(format(near))" }
+        if let far = depth.farthestDepth { text += ", z-far \(format(far))" }
+        return text
     }
 
     private static func describe(_ image: HEIFSummary.Image) -> String {

@@ -6,8 +6,9 @@ import MatteboxPairedMedia
 
 /// What `inspect` says of a still that is not HEIF (JPEG, PNG, TIFF, WebP,
 /// BMP): the same lines as for a HEIC where the format has the thing
-/// (size and bit depth, orientation, ICC, EXIF, XMP), and that it holds no
-/// auxiliary images.
+/// (size and bit depth, orientation, ICC, EXIF, XMP), and the depth and
+/// mattes a phone stored in a JPEG (MPF images, GDepth, Dynamic Depth), each
+/// with where it was found.
 struct StillInspection: Encodable {
     var file: String
     var bytes: Int
@@ -21,7 +22,23 @@ struct StillInspection: Encodable {
     var exif: HEIFSummary.Exif?
     var xmpBytes: Int?
     var xmpNamespaces: [String]
+    var auxiliary: [Auxiliary]
+    /// What could not be read of the phone's depth data, when something could not.
+    var depthNote: String?
     var livePhoto: LivePhotoInspection?
+
+    /// One depth map, matte or extra image the file holds beside its primary.
+    struct Auxiliary: Encodable {
+        var role: String
+        var width: Int
+        var height: Int
+        var channels: Int
+        var sampleFormat: String
+        var source: String?
+        var depth: DepthRepresentation?
+        /// The smallest and largest stored value (for depth and disparity, in the map's own units).
+        var values: [Double]?
+    }
 
     init(_ photo: Photo, file: URL, bytes: Int, format: String, livePhoto: LivePhotoInspection?) {
         self.file = file.path
@@ -36,7 +53,29 @@ struct StillInspection: Encodable {
         exif = photo.metadata.exif.map(HEIFSummary.Exif.init)
         xmpBytes = photo.metadata.xmp?.count
         xmpNamespaces = photo.metadata.xmp.map(HEIFInspector.namespaces) ?? []
+        auxiliary = photo.auxiliary.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { role in
+            guard let image = photo.auxiliary[role] else { return nil }
+            let info = photo.metadata.auxiliaryInfo[role]
+            let measured = role == .depth || role == .disparity
+            return Auxiliary(
+                role: role.rawValue, width: image.width, height: image.height, channels: image.channels, sampleFormat: image.format.description,
+                source: info?.source, depth: info?.depth, values: measured ? Self.extremes(of: image) : nil)
+        }
+        depthNote = photo.metadata.notes["phoneDepth"]
         self.livePhoto = livePhoto
+    }
+
+    private static func extremes(of image: PixelImage) -> [Double]? {
+        var low = Double.infinity, high = -Double.infinity
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let value = image.sample(x: x, y: y)
+                guard value.isFinite else { continue }
+                low = min(low, value)
+                high = max(high, value)
+            }
+        }
+        return low <= high ? [low, high] : nil
     }
 
     var text: String {
@@ -48,7 +87,19 @@ struct StillInspection: Encodable {
         lines.append("colour: " + (iccProfileBytes.map { "ICC profile, \($0) bytes" } ?? "no ICC profile (sRGB assumed)"))
         lines.append(InspectionText.exifLine(exif))
         lines.append(InspectionText.xmpLine(bytes: xmpBytes, namespaces: xmpNamespaces))
-        lines.append("auxiliary images: none (\(format) holds only the primary; `mattebox process --aux-png` writes mattes beside it)")
+        if auxiliary.isEmpty {
+            lines.append("auxiliary images: none (`mattebox process --aux-png` writes mattes beside the photo)")
+        } else {
+            lines.append("auxiliary images: \(auxiliary.count)")
+            for aux in auxiliary {
+                lines.append("  \(aux.role): \(aux.width)x\(aux.height), \(aux.sampleFormat) \(aux.channels == 1 ? "grey" : "colour")" + (aux.source.map { ", \($0)" } ?? ""))
+                if let depth = aux.depth { lines.append(InspectionText.representationLine(depth)) }
+                if let values = aux.values {
+                    lines.append(String(format: "    stored values %.6g to %.6g", values[0], values[1]))
+                }
+            }
+        }
+        if let depthNote { lines.append("depth data not read: \(depthNote)") }
         lines.append(livePhoto.map { $0.lines.joined(separator: "\n") } ?? "not a Live Photo or Motion Photo")
         return lines.joined(separator: "\n")
     }

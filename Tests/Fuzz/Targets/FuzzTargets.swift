@@ -26,6 +26,9 @@ package enum FuzzTargets {
         "png-text": pngText,
         "pipeline-yaml": pipelineYAML,
         "http-range": httpRange,
+        "mpf-index": mpfIndex,
+        "extended-xmp": extendedXMP,
+        "dynamic-depth": dynamicDepth,
     ]
 
     /// The ISOBMFF box layer and HEIF's item model: items, properties, references, item data.
@@ -79,6 +82,43 @@ package enum FuzzTargets {
 
     static func pipelineYAML(_ bytes: [UInt8]) {
         _ = try? PipelineFile.parse(String(decoding: bytes, as: UTF8.self), path: "fuzz.yaml")
+    }
+
+    /// An iPhone JPEG's MPF index (CIPA DC-007) and the Apple XMP of each image it lists; an
+    /// input that starts "MPF\0" is also read as the APP2 payload alone.
+    static func mpfIndex(_ bytes: [UInt8]) {
+        if bytes.starts(with: Array("MPF\0".utf8)) {
+            _ = try? MPFIndex(payload: bytes[...], payloadOffset: 0, fileLength: bytes.count)
+        }
+        var problems: [String] = []
+        for image in (try? AppleDepthJPEG.describedImages(in: bytes, problems: &problems)) ?? [] {
+            precondition(image.image.count <= bytes.count, "an MPF image larger than its file")
+        }
+    }
+
+    /// Extended XMP reassembled from a JPEG's pieces (GUID, length, offsets, MD5), as Lens Blur stores GDepth.
+    static func extendedXMP(_ bytes: [UInt8]) {
+        guard let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: bytes) else {
+            // Pieces alone, against the GUID the first one names.
+            let pieces = JPEGSegments.segments(of: bytes).filter { $0.starts(with: ExtendedXMP.header) }.map(\.payload)
+            if let first = pieces.first, first.count >= ExtendedXMP.header.count + 32 {
+                let guid = String(decoding: first.dropFirst(ExtendedXMP.header.count).prefix(32), as: UTF8.self)
+                _ = try? ExtendedXMP.reassemble(guid: guid, from: pieces)
+            }
+            return
+        }
+        guard let main = try? XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count))) else { return }
+        _ = try? ExtendedXMP.read(jpeg: bytes, main: main)
+    }
+
+    /// A Dynamic Depth JPEG's container directory and the items it places at the file's end.
+    static func dynamicDepth(_ bytes: [UInt8]) {
+        guard let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: bytes),
+            let main = try? XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count)))
+        else { return }
+        for (_, item) in (try? DynamicDepth.items(in: bytes, main: main)) ?? [:] {
+            precondition(item.startIndex >= 0 && item.endIndex <= bytes.count, "a Dynamic Depth item outside the file")
+        }
     }
 
     /// `Range` headers against files of a few sizes: a part must lie inside the file.

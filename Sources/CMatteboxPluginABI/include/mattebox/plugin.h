@@ -114,6 +114,11 @@ typedef int32_t mbx_status;
 #define MBX_META_NOTE_PORTRAIT_MATTE "note.portraitMatte"   /* why no portrait matte */
 #define MBX_META_NOTE_SEMANTIC_MATTES "note.semanticMattes" /* why some semantic mattes are absent */
 #define MBX_META_NOTE_DEPTH "note.depth"                     /* where depth came from */
+/* Read-only, "source.<role>": where the file stored the photo's own image of that
+ * role when it was not a HEIF auxiliary image ("iPhone JPEG disparity (MPF image 2)",
+ * "Lens Blur depth (GDepth RangeInverse, ...)"); not found otherwise, and on hosts
+ * that predate it. */
+#define MBX_META_SOURCE_PREFIX "source."
 
 /* ---- image views ------------------------------------------------------ */
 

@@ -233,6 +233,11 @@ async function loadLibrary() {
       const badge = document.createElement("span");
       badge.className = "badge";
       badge.textContent = role.replace(/^.*[:.]/, "");
+      const source = photo.sources && photo.sources[role];
+      if (source) {
+        badge.title = source;
+        badge.dataset.source = source;
+      }
       item.append(badge);
     }
     item.addEventListener("click", () => openViewer(photo));
