@@ -91,33 +91,22 @@ class BilateralGrid {
     std::vector<double> blur(const std::vector<double> &grid) const {
         std::vector<double> a = grid, b(vertices);
         const size_t planeStride = size_t(gridCols) * gridLuma, rowStride = size_t(gridLuma);
-        // Along rows of the grid (y), then columns (x), then luma: each plane of the grid on its own.
-        cv::parallel_for_(cv::Range(0, gridRows), [&](const cv::Range &range) {
-            for (int gy = range.start; gy < range.end; ++gy)
-                for (size_t i = size_t(gy) * planeStride; i < size_t(gy + 1) * planeStride; ++i)
-                    b[i] = 2 * a[i] + (gy > 0 ? a[i - planeStride] : 0) + (gy + 1 < gridRows ? a[i + planeStride] : 0);
-        });
-        cv::parallel_for_(cv::Range(0, gridRows), [&](const cv::Range &range) {
-            for (int gy = range.start; gy < range.end; ++gy)
-                for (int gx = 0; gx < gridCols; ++gx) {
-                    const size_t row = size_t(gy) * planeStride + size_t(gx) * rowStride;
-                    for (int gl = 0; gl < gridLuma; ++gl) {
-                        const size_t i = row + size_t(gl);
-                        a[i] = 2 * b[i] + (gx > 0 ? b[i - rowStride] : 0) + (gx + 1 < gridCols ? b[i + rowStride] : 0);
-                    }
-                }
-        });
-        cv::parallel_for_(cv::Range(0, gridRows), [&](const cv::Range &range) {
-            for (int gy = range.start; gy < range.end; ++gy)
-                for (int gx = 0; gx < gridCols; ++gx) {
-                    const size_t row = size_t(gy) * planeStride + size_t(gx) * rowStride;
-                    for (int gl = 0; gl < gridLuma; ++gl) {
-                        const size_t i = row + size_t(gl);
-                        b[i] = 2 * a[i] + (gl > 0 ? a[i - 1] : 0) + (gl + 1 < gridLuma ? a[i + 1] : 0);
-                    }
-                }
-        });
+        blurAxis(a, b, planeStride, gridRows); // along y
+        blurAxis(b, a, rowStride, gridCols);   // along x
+        blurAxis(a, b, 1, gridLuma);           // along luma
         return b;
+    }
+
+    /// `to` = `from` blurred by [1 2 1] along the axis whose neighbours lie `stride` apart and
+    /// which has `count` vertices (zero beyond the grid); each plane of y on its own thread.
+    void blurAxis(const std::vector<double> &from, std::vector<double> &to, size_t stride, int count) const {
+        const size_t planeStride = size_t(gridCols) * gridLuma;
+        cv::parallel_for_(cv::Range(0, gridRows), [&](const cv::Range &range) {
+            for (size_t i = size_t(range.start) * planeStride; i < size_t(range.end) * planeStride; ++i) {
+                const int c = int((i / stride) % size_t(count)); // this vertex's place along the axis
+                to[i] = 2 * from[i] + (c > 0 ? from[i - stride] : 0) + (c + 1 < count ? from[i + stride] : 0);
+            }
+        });
     }
 
   private:

@@ -87,6 +87,18 @@ package final class PixelImage: @unchecked Sendable {
         }
     }
 
+    /// The smallest and largest finite value of a channel; nil when it has none.
+    package func finiteRange(channel: Int = 0) -> ClosedRange<Double>? {
+        var low = Double.infinity, high = -Double.infinity
+        for y in 0..<height {
+            for x in 0..<width {
+                let value = sample(x: x, y: y, channel: channel)
+                if value.isFinite { low = min(low, value); high = max(high, value) }
+            }
+        }
+        return low <= high ? low...high : nil
+    }
+
     /// True when both images have the same shape and identical bytes.
     package func hasSamePixels(as other: PixelImage) -> Bool {
         width == other.width && height == other.height && channels == other.channels

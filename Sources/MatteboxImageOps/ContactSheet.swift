@@ -76,13 +76,8 @@ package enum ContactSheet {
         guard role == .depth || role == .disparity else { return try rgb8(image) }
         // Larger disparity is nearer; larger depth is farther.
         let nearIsHigh = role == .disparity || depth.map { $0.kind != .uniformZ } == true
-        var low = Double.infinity, high = -Double.infinity
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let value = image.sample(x: x, y: y)
-                if value.isFinite { low = min(low, value); high = max(high, value) }
-            }
-        }
+        let range = image.finiteRange()
+        var low = range?.lowerBound ?? .infinity, high = range?.upperBound ?? -.infinity
         if image.format != .float32 {
             low = 0
             high = image.format == .uint8 ? 255 : 65535

@@ -77,7 +77,10 @@ extension ImageContainer {
         if name != "jpeg", let original = photo.metadata.codedOrigins[.primary]?.file.bytes,
             case let kinds = JPEGSegments.unmodelledKinds(of: original), !kinds.isEmpty
         {
-            notes["jpegSegments"] = "\(kinds.joined(separator: ", ")) of the JPEG not kept: \(displayName) output holds EXIF and XMP only"
+            // Lens Blur's depth and GImage live in the extended XMP: read, they travel as images.
+            let carried = holdsAuxiliaryImages && photo.metadata.auxiliaryInfo.values.contains { $0.source?.hasPrefix("Lens Blur") == true }
+            let named = kinds.map { carried && $0 == "extended XMP" ? "extended XMP (its Lens Blur depth and GImage are kept as auxiliary images)" : $0 }
+            notes["jpegSegments"] = "\(named.joined(separator: ", ")) of the JPEG not kept: \(displayName) output holds EXIF and XMP only"
         }
         if motionPhotoPrimary == nil, let movie = photo.metadata.motionPhotoMovie {
             notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: only a JPEG or HEIC output carries it"

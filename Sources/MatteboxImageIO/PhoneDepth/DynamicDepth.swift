@@ -92,15 +92,11 @@ package enum DynamicDepth {
         }
         let format = main.deepValue(.dynamicDepthMap("Format")) ?? ""
         let units = main.deepValue(.dynamicDepthMap("Units")) ?? "Meters"
-        guard let near = main.deepValue(.dynamicDepthMap("Near")).flatMap(Double.init), let far = main.deepValue(.dynamicDepthMap("Far")).flatMap(Double.init),
-            near > 0, far > near
-        else {
-            found.problems.append("the Dynamic Depth depth map has no usable Near and Far: not read")
-            return
-        }
         do {
-            let source = String(format: "Dynamic Depth depth map (%@, near %.4g, far %.4g %@)", format, near, far, units.lowercased())
-            found.images.append(try EmbeddedImage.googleDepth(bytes, format: format, near: near, far: far, what: "the Dynamic Depth depth map", source: source))
+            found.images.append(try EmbeddedImage.googleDepth(
+                bytes, format: format, near: main.deepValue(.dynamicDepthMap("Near")), far: main.deepValue(.dynamicDepthMap("Far")),
+                what: "the Dynamic Depth depth map"
+            ) { near, far in String(format: "Dynamic Depth depth map (%@, near %.4g, far %.4g %@)", format, near, far, units.lowercased()) })
         } catch {
             found.problems.append("\(error)")
         }
@@ -135,14 +131,9 @@ package enum DynamicDepth {
 
     /// The disparity as RangeInverse depth: 0 at Near, 65535 at Far, linear in 1/depth.
     private static func depthPNG(_ disparity: PixelImage, _ representation: DepthRepresentation?) throws -> (Data, Double, Double, String) {
-        var low = Double.infinity, high = -Double.infinity
-        for y in 0..<disparity.height {
-            for x in 0..<disparity.width {
-                let v = disparity.sample(x: x, y: y)
-                if v.isFinite { low = min(low, v); high = max(high, v) }
-            }
+        guard let (low, high) = disparity.finiteRange().map({ ($0.lowerBound, $0.upperBound) }), high > low else {
+            throw MatteboxError("the disparity is flat: Dynamic Depth cannot describe it")
         }
-        guard high > low else { throw MatteboxError("the disparity is flat: Dynamic Depth cannot describe it") }
         // As in HEIF (StorablePixels): float values are 1/m; 8- and 16-bit ones map onto the
         // representation's range, when it has one.
         let scale: Double = disparity.format == .uint8 ? 255 : 65535

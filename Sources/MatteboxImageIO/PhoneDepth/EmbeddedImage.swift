@@ -67,10 +67,16 @@ enum EmbeddedImage {
 
     /// A Google depth map (GDepth or Dynamic Depth) as the role it stands for: RangeInverse (0 at
     /// Near, the maximum at Far, linear in 1/depth) flipped into disparity over 1/Far ... 1/Near;
-    /// RangeLinear as metres. Throws for another format or bytes that do not decode.
+    /// RangeLinear as metres. `source` describes it given Near and Far. Throws for Near and Far
+    /// that are not 0 < Near < Far, another format, or bytes that do not decode.
     static func googleDepth<Bytes: Collection<UInt8>>(
-        _ bytes: Bytes, format: String, near: Double, far: Double, what: String, source: String
+        _ bytes: Bytes, format: String, near nearText: String?, far farText: String?, what: String,
+        source: (_ near: Double, _ far: Double) -> String
     ) throws -> (ImageRole, PixelImage, AuxiliaryImageInfo) {
+        guard let near = nearText.flatMap(Double.init), let far = farText.flatMap(Double.init), near > 0, far > near else {
+            throw MatteboxError("\(what) has no usable Near and Far: not read")
+        }
+        let source = source(near, far)
         switch format.lowercased() {
         case "rangeinverse":
             let range = DepthRepresentation(kind: .uniformDisparity, disparityMinimum: 1 / far, disparityMaximum: 1 / near)

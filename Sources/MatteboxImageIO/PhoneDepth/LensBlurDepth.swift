@@ -49,20 +49,16 @@ enum LensBlurDepth {
             return
         }
         let format = packet.value(.googleDepth("Format")) ?? "RangeInverse"
-        guard let near = packet.value(.googleDepth("Near")).flatMap(Double.init), let far = packet.value(.googleDepth("Far")).flatMap(Double.init),
-            near > 0, far > near
-        else {
-            found.problems.append("the Lens Blur depth map (GDepth) has no usable Near and Far: not read")
-            return
-        }
         guard let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
             found.problems.append("the Lens Blur depth map (GDepth) is not valid base64: not read")
             return
         }
         let units = packet.value(.googleDepth("Units")) ?? "m"
         do {
-            let source = String(format: "Lens Blur depth (GDepth %@, near %.4g %@, far %.4g %@)", format, near, units, far, units)
-            found.images.append(try EmbeddedImage.googleDepth(bytes, format: format, near: near, far: far, what: "the Lens Blur depth map (GDepth)", source: source))
+            found.images.append(try EmbeddedImage.googleDepth(
+                bytes, format: format, near: packet.value(.googleDepth("Near")), far: packet.value(.googleDepth("Far")),
+                what: "the Lens Blur depth map (GDepth)"
+            ) { near, far in String(format: "Lens Blur depth (GDepth %@, near %.4g %@, far %.4g %@)", format, near, units, far, units) })
         } catch {
             found.problems.append("\(error)")
         }

@@ -59,23 +59,10 @@ struct StillInspection: Encodable {
             let measured = role == .depth || role == .disparity
             return Auxiliary(
                 role: role.rawValue, width: image.width, height: image.height, channels: image.channels, sampleFormat: image.format.description,
-                source: info?.source, depth: info?.depth, values: measured ? Self.extremes(of: image) : nil)
+                source: info?.source, depth: info?.depth, values: measured ? image.finiteRange().map { [$0.lowerBound, $0.upperBound] } : nil)
         }
         depthNote = photo.metadata.notes["phoneDepth"]
         self.livePhoto = livePhoto
-    }
-
-    private static func extremes(of image: PixelImage) -> [Double]? {
-        var low = Double.infinity, high = -Double.infinity
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let value = image.sample(x: x, y: y)
-                guard value.isFinite else { continue }
-                low = min(low, value)
-                high = max(high, value)
-            }
-        }
-        return low <= high ? [low, high] : nil
     }
 
     var text: String {
