@@ -136,7 +136,8 @@ demo: build
 ## heif-enc, ImageMagick and a Python peer (table in bench-batch.md); capture latency (bench-capture.md);
 ## vision plugin time per 12 MP photo at each effort (bench-plugins.md); mattes added to 12 MP HEICs
 ## with the primary copied as coded against --reencode (bench-passthrough.md); a 200 MP HEIC (bench-large.md);
-## the camera app's CPU with 2 preview viewers and its shutter-to-file (bench-serve.md)
+## the camera app's CPU with 2 preview viewers and its shutter-to-file (bench-serve.md); responsive capture:
+## press → frame, proxy and final, single and in bursts of 5 (bench-responsive.md)
 bench: deps
 	@command -v /usr/bin/convert >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends imagemagick; }
@@ -151,6 +152,7 @@ bench: deps
 	Samples/bench/serve-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/serve bench-serve.md
 	Samples/bench/record-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/record bench-record.md
 	Samples/bench/portrait-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/portrait bench-portrait.md
+	Samples/bench/responsive-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/responsive bench-responsive.md
 	Samples/bench/mattes-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/mattes bench-mattes.md
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), stereo on
@@ -210,4 +212,4 @@ uninstall:
 	-rmdir $(INSTALL_ROOT)/include/mattebox 2>/dev/null
 
 clean:
-	rm -rf .build demo-out bench-out test-artifacts bench-quality.md bench-batch.md bench-capture.md bench-plugins.md bench-startup.md bench-passthrough.md bench-large.md bench-serve.md
+	rm -rf .build demo-out bench-out test-artifacts bench-quality.md bench-batch.md bench-capture.md bench-plugins.md bench-startup.md bench-passthrough.md bench-large.md bench-serve.md bench-responsive.md

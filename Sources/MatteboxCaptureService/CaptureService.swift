@@ -16,12 +16,12 @@ package enum CaptureService {
     package static func makeSession(
         cameras: [CameraDevice], camera: CameraDevice? = nil, pipeline: PipelineSource?, registry: PluginRegistry,
         writer: PhotoWriter, movieOutput: MovieFileOutput? = nil, pressureMonitor: PressureMonitor? = nil,
-        pressurePolicy: CaptureSession.PressurePolicy = .init()
+        pressurePolicy: CaptureSession.PressurePolicy = .init(), queueMemory: Int = CaptureSession.defaultQueueMemory
     ) throws -> CaptureSession {
         let delivery = try makeDelivery(pipeline: pipeline, registry: registry, writer: writer)
         return try CaptureSession(
             cameras: cameras, camera: camera, delivery: delivery, movieOutput: movieOutput, pressureMonitor: pressureMonitor,
-            pressurePolicy: pressurePolicy)
+            pressurePolicy: pressurePolicy, queueMemory: queueMemory)
     }
 
     /// The pipeline and writer behind a session, for callers that build the session themselves.

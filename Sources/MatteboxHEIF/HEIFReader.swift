@@ -27,6 +27,11 @@ package enum HEIFReader {
         HEIFContainer.looksLikeHEIF(header)
     }
 
+    /// The primary image's item in a HEIF file's bytes.
+    package static func primaryItem(of bytes: [UInt8]) throws -> UInt32 {
+        try HEIFContainer(bytes: bytes).primaryID
+    }
+
     package static func readPhoto(at url: URL) throws -> Photo {
         let bytes = try readBytes(url)
         do {

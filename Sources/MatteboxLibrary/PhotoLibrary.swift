@@ -41,6 +41,8 @@ package final class PhotoLibrary: Sendable {
         package var motionPhoto: Bool?
         /// The Live Photo movie beside the still (its file name), found at each listing.
         package var livePhotoMovie: String?
+        /// A capture's proxy whose final is still being made (the camera app says so; the library cannot know).
+        package var processing: Bool?
 
         package enum Kind: String, Codable, Sendable { case photo, movie }
     }

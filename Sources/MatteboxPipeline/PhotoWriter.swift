@@ -61,6 +61,10 @@ package struct PhotoWriter: Sendable {
         package var movie: URL?
         /// By name, as stages' notes: "auxiliaryImages", "alpha", "bitDepth", "format", "livePhoto".
         package var notes: [String: String]
+        /// The primary as coded in the file written (HEIF and JPEG): given to the
+        /// photo, a later write of it copies these bytes while its pixels are
+        /// unchanged (a capture's final copies its proxy's primary).
+        package var primaryOrigin: CodedOrigin?
     }
 
     /// The photo's file, its auxiliary PNGs and, when `movie` (the movie
@@ -97,7 +101,21 @@ package struct PhotoWriter: Sendable {
         try put(encoded, at: destination)
         let auxiliaryFiles = try writeAuxiliaryImages(auxiliary, of: photo, stem: stem)
         if let companion { try put(try Data(contentsOf: companion.source), at: companion.destination) }
-        return Written(output: destination, auxiliary: auxiliaryFiles, movie: companion?.destination, notes: notes)
+        return Written(
+            output: destination, auxiliary: auxiliaryFiles, movie: companion?.destination, notes: notes,
+            primaryOrigin: Self.primaryOrigin(of: photo, in: encoded, format: format))
+    }
+
+    private static func primaryOrigin(of photo: Photo, in encoded: Data, format: OutputFormat) -> CodedOrigin? {
+        let bytes = [UInt8](encoded)
+        let item: UInt32
+        switch format {
+        case .heic: guard let primary = try? HEIFReader.primaryItem(of: bytes) else { return nil }
+            item = primary
+        case .jpeg: item = 0
+        default: return nil
+        }
+        return CodedOrigin(file: EncodedFile(bytes), item: item, decoded: photo.primary, iccProfile: photo.metadata.iccProfile)
     }
 
     /// Starts encoding the primary as HEIF now, on its own thread, when the

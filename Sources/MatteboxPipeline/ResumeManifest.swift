@@ -52,7 +52,7 @@ package final class ResumeManifest: Sendable {
     private let outputDirectory: URL
     /// The output folder the manifest describes; entries name outputs relative to it.
     package var outputFolder: URL { outputDirectory }
-    private let file: URL
+    private let lines: JSONLinesFile
     /// Entries by stem; appends to the file happen under the same lock.
     private let entries = Mutex<[String: Entry]>([:])
     /// What each written file held, by relative path: every version Mattebox wrote there.
@@ -62,7 +62,7 @@ package final class ResumeManifest: Sendable {
     package init(outputDirectory: URL, shard: (index: Int, count: Int)?) {
         self.outputDirectory = outputDirectory
         let name = shard.map { "\(Self.filePrefix)-shard-\($0.index)-of-\($0.count).jsonl" } ?? "\(Self.filePrefix).jsonl"
-        file = outputDirectory.appendingPathComponent(name)
+        lines = JSONLinesFile(outputDirectory.appendingPathComponent(name))
         let names = (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory.path)) ?? []
         for name in names.sorted() where name.hasPrefix(Self.filePrefix) && name.hasSuffix(".jsonl") {
             guard let text = try? String(contentsOf: outputDirectory.appendingPathComponent(name), encoding: .utf8)
@@ -140,28 +140,6 @@ package final class ResumeManifest: Sendable {
         entries.withLock { $0[entry.stem] = entry }
     }
 
-    /// One line, appended with one write and flushed, under the lock.
-    private func append(_ json: Data) throws {
-        var line = json
-        line.append(0x0A)
-        try entries.withLock { _ in
-            try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-            let descriptor = open(file.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw MatteboxError("cannot open \(file.path): \(String(cString: strerror(errno)))")
-            }
-            defer { close(descriptor) }
-            // A run killed mid-line (on a filesystem that tears writes) left a last line without its
-            // end: start on a new line, or this one would be lost with it.
-            var last: UInt8 = 0x0A
-            let end = lseek(descriptor, 0, SEEK_END)
-            if end > 0, pread(descriptor, &last, 1, end - 1) == 1, last != 0x0A {
-                line.insert(0x0A, at: line.startIndex)
-            }
-            let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
-            guard written == line.count, fsync(descriptor) == 0 else {
-                throw MatteboxError("cannot append to \(file.path): \(String(cString: strerror(errno)))")
-            }
-        }
-    }
+    /// One line, appended and flushed (`JSONLinesFile`).
+    private func append(_ json: Data) throws { try lines.append(json) }
 }

@@ -31,6 +31,8 @@ package struct ServeConfiguration: Sendable {
     package var idleTimeout: Int64 = 30
     /// Seconds a request's head, and then its body, may take to arrive (`RequestDeadline`).
     package var requestTimeout: Int64 = 10
+    /// Bytes the photos waiting to be processed may hold (`--queue-memory`).
+    package var queueMemory = CaptureSession.defaultQueueMemory
 
     package init(library: URL) { self.library = library }
 }
@@ -62,14 +64,15 @@ package final class CameraApp: Sendable {
         self.configuration = configuration
         self.cameras = cameras
         let folder = try PhotoLibrary(folder: configuration.library)
-        library = LibraryRoutes(library: folder, registry: registry)
         let delivery = try CaptureService.makeDelivery(
             pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: folder.folder, format: nil))
-        deliverableRoles = Set(delivery.runner?.pipeline.stages.flatMap { $0.plugin.outputs.map(\.role) } ?? [])
+        let pending = delivery.pending
+        library = LibraryRoutes(library: folder, registry: registry, processing: { pending.names })
+        deliverableRoles = delivery.deliverableRoles
         self.pipeline = delivery.runner?.pipeline
         session = try CaptureSession(
             cameras: cameras, camera: camera, delivery: delivery, movieOutput: MovieFileOutput(directory: folder.folder),
-            pressureMonitor: pressureMonitor)
+            pressureMonitor: pressureMonitor, queueMemory: configuration.queueMemory)
         preview = PreviewHub(maximumViewers: configuration.maximumViewers)
         events = EventHub(maximumListeners: configuration.maximumEventListeners)
         tapToFocusCameras = Set(cameras.filter { camera in
@@ -99,6 +102,9 @@ package final class CameraApp: Sendable {
             heartbeat.cancel()
         }
         try await session.startRunning()
+        // Photos an earlier run left as proxies (it was killed) are finished first, in the background.
+        let resumed = await session.resumePending()
+        if !resumed.isEmpty { Log.emit(.info, "finishing \(resumed.count) photo(s) an earlier run left as proxies") }
         // Hummingbird shuts down gracefully on SIGINT/SIGTERM, waiting for open responses;
         // the live preview and event streams never end by themselves, so end them first.
         // A viewer that stopped reading keeps its last write pending for ever: after a grace

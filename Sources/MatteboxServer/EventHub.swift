@@ -19,6 +19,8 @@ final class EventHub: Sendable {
         var camera: String?
         var lastError: String?
         var photosInProgress = 0
+        /// The photo queue: photos in flight, the memory they hold, the budget, and why the shutter is refused.
+        var queue = CaptureQueueStatus()
         /// The movie being recorded, while one is.
         var recording: String?
         var livePhotosInProgress = 0
@@ -87,6 +89,10 @@ final class EventHub: Sendable {
             case .frameRate(let rate):
                 status.framesPerSecond = rate
                 message.type = "frameRate"
+            case .queue(let queue):
+                status.queue = queue
+                message.type = "queue"
+                message.detail = queue.refusal
             case .readiness(let readiness):
                 status.readiness = readiness.rawValue
                 message.type = "readiness"
@@ -100,8 +106,17 @@ final class EventHub: Sendable {
                 case .willCapture(let sequence):
                     message.type = "willCapture"
                     message.detail = "frame \(sequence)"
+                case .proxyWritten(let output):
+                    message.type = "proxyWritten"
+                    message.output = output
+                case .willBeginProcessing(let economy):
+                    message.type = "willBeginProcessing"
+                    message.detail = economy
                 case .didFinishProcessing:
                     message.type = "didFinishProcessing"
+                case .finalWritten(let output):
+                    message.type = "finalWritten"
+                    message.output = output
                 case .didFinish(let output, let error):
                     status.photosInProgress = max(0, status.photosInProgress - 1)
                     message.type = "didFinish"

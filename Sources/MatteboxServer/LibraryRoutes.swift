@@ -3,6 +3,7 @@ import MatteboxImageIO
 import Hummingbird
 import MatteboxLibrary
 import MatteboxPluginHost
+import MatteboxRuntime
 import NIOCore
 
 /// The library's routes: listing, thumbnails, overlays, download (whole or a
@@ -13,15 +14,25 @@ package struct LibraryRoutes: Sendable {
     let library: PhotoLibrary
     /// The viewer's Portrait control (re-render at screen size, save a copy).
     let studio: PortraitStudio
+    /// File names of captures whose final is not written yet (shown as processing).
+    let processing: @Sendable () -> Set<String>
 
-    package init(library: PhotoLibrary, registry: PluginRegistry) {
+    package init(library: PhotoLibrary, registry: PluginRegistry, processing: @escaping @Sendable () -> Set<String> = { [] }) {
         self.library = library
         studio = PortraitStudio(registry: registry, library: library)
+        self.processing = processing
     }
 
     package func add(to router: Router<AppRequestContext>) {
-        let library = self.library
-        router.get("/api/library") { _, _ in try JSONReply.ok(["photos": library.items()]) }
+        let (library, processing) = (self.library, self.processing)
+        router.get("/api/library") { _, _ in
+            let pending = processing()
+            return try JSONReply.ok(["photos": library.items().map { item in
+                var item = item
+                if pending.contains(item.id) { item.processing = true }
+                return item
+            }])
+        }
         router.get("/api/trash") { _, _ in try JSONReply.ok(["photos": library.trashed()]) }
 
         router.get("/api/library/{id}/thumbnail.jpg") { _, context in
@@ -73,7 +84,7 @@ package struct LibraryRoutes: Sendable {
                 highlights: query.get("highlights").flatMap(Double.init))
             let longSide = min(2048, max(160, query.get("size").flatMap(Int.init) ?? 1280))
             return try await Self.portraitAnswer {
-                let jpeg = try await PortraitStudio.offLoop { try studio.preview(id, settings: settings, longSide: longSide) }
+                let jpeg = try await BlockingWork.run { try studio.preview(id, settings: settings, longSide: longSide) }
                 return Response(
                     status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(data: jpeg)))
@@ -83,7 +94,7 @@ package struct LibraryRoutes: Sendable {
             let id = try context.parameters.require("id")
             let settings = try await JSONReply.decode(PortraitStudio.Settings.self, from: request, context: context)
             return try await Self.portraitAnswer {
-                let copy = try await PortraitStudio.offLoop { try studio.saveCopy(id, settings: settings) }
+                let copy = try await BlockingWork.run { try studio.saveCopy(id, settings: settings) }
                 return try JSONReply.ok(["id": copy, "original": id])
             }
         }

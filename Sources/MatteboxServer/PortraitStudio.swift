@@ -97,11 +97,4 @@ final class PortraitStudio: Sendable {
         reduced.withLock { $0 = (stamp, photo) }
         return photo
     }
-
-    /// Runs blocking work off Hummingbird's event loops.
-    static func offLoop<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
-        }
-    }
 }

@@ -54,6 +54,9 @@ extension CameraApp {
         var format: String?
         /// A Live Photo (Live Photo capture must be on: POST /api/live).
         var live: Bool?
+        /// "proxy" (the default): answer once the photo as taken is on disk, its processing
+        /// queued; "final": answer when the processed photo has replaced it.
+        var wait: String?
     }
 
     struct CaptureReply: Encodable {
@@ -62,8 +65,15 @@ extension CameraApp {
         var width: Int
         var height: Int
         var frameSequence: UInt32
+        /// CLOCK_MONOTONIC nanoseconds of the frame and of the press.
+        var frameTimestamp: UInt64
+        var pressTime: UInt64
         var quality: String
-        var shutterToFileSeconds: Double
+        /// "processing" (the proxy is written, the final follows: events `finalWritten`, `didFinish`) or "final".
+        var state: String
+        var pressToFrameSeconds: Double
+        var pressToProxySeconds: Double
+        var shutterToFileSeconds: Double?
         var notes: [String: String]
         /// A Live Photo's movie files and why they could not be written.
         var livePhoto: [String]?
@@ -114,17 +124,35 @@ extension CameraApp {
             do { settings = try self.photoSettings(wanted) } catch let error as MatteboxError {
                 return try JSONReply.error(.badRequest, error.description)
             }
-            do {
-                let result = try await self.session.capturePhoto(settings)
-                return try JSONReply.ok(CaptureReply(
-                    id: result.output.lastPathComponent, files: [result.output.path] + result.auxiliaryOutputs.map(\.path),
-                    width: result.size.width, height: result.size.height, frameSequence: result.frameSequence,
-                    quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
-                    notes: result.notes.merging(result.absenceReasons) { note, _ in note },
-                    livePhoto: settings.livePhotoContentIdentifier == nil ? nil : result.livePhotoMovie.map(\.path),
-                    livePhotoError: result.livePhotoError))
+            guard [nil, "proxy", "final"].contains(wanted.wait) else {
+                return try JSONReply.error(.badRequest, "wait is proxy or final, not \(wanted.wait!)")
+            }
+            let taken: TakenPhoto
+            do { taken = try await self.session.takePhoto(settings) } catch let refused as ShutterRefused {
+                var response = try JSONReply.error(.serviceUnavailable, refused.description)
+                response.headers[.retryAfter] = "1"
+                return response
             } catch {
                 return try JSONReply.error(.serviceUnavailable, "\(error)")
+            }
+            var reply = CaptureReply(
+                id: taken.proxy.lastPathComponent, files: [taken.proxy.path], width: taken.size.width,
+                height: taken.size.height, frameSequence: taken.frameSequence, frameTimestamp: taken.frameTimestamp,
+                pressTime: taken.pressTime, quality: taken.quality.rawValue, state: "processing",
+                pressToFrameSeconds: taken.pressToFrameSeconds, pressToProxySeconds: taken.pressToProxySeconds, notes: [:])
+            guard wanted.wait == "final" else { return try JSONReply.ok(reply) }
+            do {
+                let result = try await taken.result()
+                reply.id = result.output.lastPathComponent
+                reply.files = [result.output.path] + result.auxiliaryOutputs.map(\.path)
+                reply.state = "final"
+                reply.shutterToFileSeconds = result.shutterToFileSeconds
+                reply.notes = result.notes.merging(result.absenceReasons) { note, _ in note }
+                reply.livePhoto = settings.livePhotoContentIdentifier == nil ? nil : result.livePhotoMovie.map(\.path)
+                reply.livePhotoError = result.livePhotoError
+                return try JSONReply.ok(reply)
+            } catch {
+                return try JSONReply.error(.internalServerError, "\(error); the photo as taken is kept at \(taken.proxy.path)")
             }
         }
 

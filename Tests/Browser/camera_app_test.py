@@ -134,11 +134,37 @@ def run(mattebox, artifacts, chromium):
             wait_for(lambda: preview_signature(page)["cells"] != first["cells"], 10, "the preview <img> did not change over time")
             shot(page, "preview")
 
-            # The shutter writes a photo that appears in the library with its mattes.
+            # Two quick presses: each answers once its photo as taken is on disk, the shutter is enabled
+            # between them, and each tile shows processing and then the final with its mattes. Every state
+            # a tile is drawn in is recorded, however briefly it shows.
+            page.evaluate("""() => {
+              window.tileStates = {};
+              new MutationObserver(() => {
+                for (const tile of document.querySelectorAll('#library .item')) {
+                  (window.tileStates[tile.dataset.photo] ||= new Set()).add(tile.dataset.state);
+                }
+              }).observe(document.getElementById('library'), { childList: true, subtree: true, attributes: true });
+            }""")
+            result = page.get_by_test_id("result")
             page.get_by_test_id("shutter").click()
-            expect(page.get_by_test_id("result")).to_have_attribute("data-photo", re.compile(r"\.heic$"), timeout=60000)
-            photo = page.get_by_test_id("result").get_attribute("data-photo")
-            check((library / photo).is_file(), f"{photo} is not in the library folder")
+            expect(result).to_have_attribute("data-photo", re.compile(r"\.heic$"), timeout=60000)
+            first_press = result.get_attribute("data-photo")
+            expect(page.get_by_test_id("shutter")).to_be_enabled(timeout=1000)
+            page.get_by_test_id("shutter").click()
+            wait_for(lambda: result.get_attribute("data-photo") not in (None, first_press), 60, "the second press gave no photo")
+            second_press = result.get_attribute("data-photo")
+            for name in (first_press, second_press):
+                check((library / name).is_file(), f"{name} is not in the library folder")
+                expect(page.locator(f'#library .item[data-photo="{name}"]')).to_be_visible(timeout=10000)
+            if page.locator('#library .item[data-state="processing"]').count() > 0:
+                shot(page, "two-presses-processing")
+            for name in (first_press, second_press):
+                expect(page.locator(f'#library .item[data-photo="{name}"]')).to_have_attribute("data-state", "final", timeout=90000)
+            shot(page, "two-presses-final")
+            states = page.evaluate("(names) => names.map((n) => [...(window.tileStates[n] || [])])", [first_press, second_press])
+            for name, seen in zip((first_press, second_press), states):
+                check("processing" in seen and "final" in seen, f"{name} was drawn as {seen}, not processing then final")
+            photo = first_press
             item = page.locator(f'#library .item[data-photo="{photo}"]')
             expect(item).to_be_visible(timeout=10000)
             expect(item.locator(".badge").first).to_be_visible()
@@ -210,7 +236,8 @@ def run(mattebox, artifacts, chromium):
             page.get_by_test_id("shutter").click()
             expect(page.get_by_test_id("result")).to_have_attribute("data-live", "yes", timeout=60000)
             live_photo = page.get_by_test_id("result").get_attribute("data-photo")
-            check((library / live_photo).with_suffix(".mov").is_file(), f"no movie beside {live_photo}")
+            # The movie is written once the 1.5 s after the press are in and the still is final.
+            wait_for(lambda: (library / live_photo).with_suffix(".mov").is_file(), 60, f"no movie beside {live_photo}")
             page.get_by_test_id("live").uncheck()
             shot(page, "live-photo")
             # In the library the still is badged live (its movie is not listed apart) and its movie plays.

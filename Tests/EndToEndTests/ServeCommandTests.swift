@@ -13,7 +13,13 @@ import Testing
         let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg"}"#, token: true)
         #expect(shot.status == 200, "\(String(decoding: shot.body, as: UTF8.self))")
         let id = try #require(shot.json["id"] as? String)
+        // The answer comes with the photo as taken on disk; the final replaces it when processed.
         #expect(id.hasSuffix(".jpg") && FileManager.default.fileExists(atPath: app.library.appendingPathComponent(id).path))
+        #expect(shot.json["state"] as? String == "processing" && shot.json["pressToProxySeconds"] is Double)
+        #expect(try Waiting.until {
+            let photos = try app.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
+            return photos.first { $0["id"] as? String == id }.map { ($0["processing"] as? Bool) != true } ?? false
+        }, "the library shows the photo final once processed")
 
         let listing = try app.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
         #expect(listing.first?["id"] as? String == id)
@@ -60,7 +66,7 @@ import Testing
             preRoll = try app.send("GET", "/api/status").json["livePhotoPreRollSeconds"] as? Double ?? 0
             return preRoll >= 1.4
         }, "the pre-roll spans \(preRoll) s")
-        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg","live":true}"#, token: true)
+        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg","live":true,"wait":"final"}"#, token: true)
         #expect(shot.status == 200, "\(String(decoding: shot.body, as: UTF8.self))")
         let movie = try #require((shot.json["livePhoto"] as? [String])?.first)
         let frames = try MovieProbe.read(movie).frames
@@ -329,7 +335,7 @@ import Testing
         #expect(try Waiting.until {
             (try app.send("GET", "/api/status").json["session"] as? [String: Any])?["state"] as? String == "running"
         })
-        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"balanced","format":"heic"}"#, token: true)
+        let shot = try app.send("POST", "/api/capture", json: #"{"quality":"balanced","format":"heic","wait":"final"}"#, token: true)
         #expect(shot.status == 200, "\(String(decoding: shot.body, as: UTF8.self))")
         let photo = app.library.appendingPathComponent(try #require(shot.json["id"] as? String))
         let inspected = TestEnvironment.run([TestEnvironment.mattebox, "inspect", photo.path, "--json"])

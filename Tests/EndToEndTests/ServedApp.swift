@@ -36,9 +36,13 @@ final class ServedApp {
 
     /// `prepare` is given the library folder (made) before the server starts.
     /// `cameras` replaces the test's own replay cameras (e.g. the repository's Samples/cameras.yaml).
-    init(_ extra: [String] = [], pipeline: String = "upright", cameras: URL? = nil, prepare: (URL) throws -> Void = { _ in }) throws {
+    /// `library` serves an existing folder (a second run on the first's photos).
+    init(
+        _ extra: [String] = [], pipeline: String = "upright", cameras: URL? = nil, library existing: URL? = nil,
+        prepare: (URL) throws -> Void = { _ in }
+    ) throws {
         let folder = try TestEnvironment.scratchDirectory("serve")
-        library = folder.appendingPathComponent("library")
+        library = existing ?? folder.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
         try prepare(library)
         process = try LineChannelProcess(arguments: [

@@ -77,9 +77,23 @@ import Testing
                 if case .photo(let id, let step) = event, id == result.id { return step }
                 return nil
             }
-            #expect(steps.count == 4 && steps.first == .willBeginCapture && steps[2] == .didFinishProcessing)
+            let output = result.output.path
+            #expect(steps.count == 7 && steps.first == .willBeginCapture && steps[2] == .proxyWritten(output: output)
+                && steps[4] == .didFinishProcessing && steps[5] == .finalWritten(output: output)
+                && steps[6] == .didFinish(output: output, error: nil), "\(steps)")
         }
-        #expect(log.all.contains(.readiness(.notReadyWaitingForCapture)), "more than three at once waited for a slot")
+        // Processed one at a time in press order; those with photos waiting behind them at speed, the last not.
+        let finished = log.all.compactMap { event -> Int64? in
+            if case .photo(let id, .didFinish) = event { return id }
+            return nil
+        }
+        #expect(finished == results.map(\.id).sorted())
+        let economies = log.all.compactMap { event -> String?? in
+            if case .photo(_, .willBeginProcessing(let economy)) = event { return economy }
+            return nil
+        }
+        #expect(economies.count == 5 && economies.last! == nil && economies.dropLast().allSatisfy { $0 != nil })
+        #expect(results.filter { $0.notes["capturePrioritisation"] != nil }.count == 4)
         await session.stopRunning()
         #expect(await log.wait { $0 == .stopped })
     }

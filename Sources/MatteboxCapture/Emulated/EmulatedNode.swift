@@ -126,6 +126,7 @@ final class EmulatedNode {
         buffer.bytesUsed = used
         buffer.sequence = UInt32(truncatingIfNeeded: frameNumber)
         buffer.timestamp = time
+        EmulatedFrameLog.record(card: spec.card, sequence: buffer.sequence, timestamp: time)
         buffer.state = .done
         done.append(buffers.firstIndex { $0 === buffer }!)
     }

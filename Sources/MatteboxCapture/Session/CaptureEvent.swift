@@ -19,7 +19,7 @@ package enum CaptureReadiness: String, Sendable, Codable {
     case ready
     /// Busy for a moment (a quality capture is switching formats).
     case notReadyMomentarily
-    /// As many photos as allowed are being processed.
+    /// The photos being processed hold the queue's whole memory budget.
     case notReadyWaitingForCapture
 }
 
@@ -37,6 +37,8 @@ package enum CaptureEvent: Sendable, Equatable {
     /// The frame rate the session delivers, after throttling.
     case frameRate(Double)
     case readiness(CaptureReadiness)
+    /// The photo queue changed: photos in flight, their memory, the budget.
+    case queue(CaptureQueueStatus)
     case photo(id: Int64, PhotoStep)
     /// A movie recording began, writing to `path` (AVCaptureFileOutputRecordingDelegate).
     case willBeginRecording(path: String)
@@ -51,8 +53,14 @@ package enum PhotoStep: Sendable, Equatable {
     case willBeginCapture
     /// The shutter: the frame chosen, by its driver sequence number.
     case willCapture(frameSequence: UInt32)
+    /// The proxy (the photo as taken) is on disk at `output`; the rest follows.
+    case proxyWritten(output: String)
+    /// Processing begins; `economy` says why with cheaper settings, when so.
+    case willBeginProcessing(economy: String?)
     case didFinishProcessing
-    /// Written to `output`, or failed with `error`.
+    /// The final file replaced the proxy.
+    case finalWritten(output: String)
+    /// Done: written to `output`, or failed with `error` (the proxy, when one was written, stays).
     case didFinish(output: String?, error: String?)
     /// A Live Photo's movie has all its frames (about 1.5 s after the press).
     case didFinishRecordingLivePhotoMovie

@@ -73,7 +73,7 @@ extension CaptureSession {
         guard let finishing = recording else { return nil }
         recording = nil
         taps.setRecording(nil)
-        let movie = await Task.detached { finishing.finish(ending) }.value
+        let movie = await BlockingWork.run { finishing.finish(ending) }
         emit(.didFinishRecording(movie))
         if pressure >= .serious { await apply(pressure) }  // the throttle that waited for the movie
         return movie
@@ -111,7 +111,7 @@ extension CaptureSession {
     func finishLivePhoto(_ live: LivePhotoInFlight, photoID: Int64, stillTimestamp: UInt64, still: URL) async -> ([URL], String?) {
         defer { cancelLivePhoto(live) }
         let collector = live.collector
-        let after = await Task.detached { collector.wait(timeout: Self.livePhotoSeconds + 2) }.value
+        let after = await BlockingWork.run { collector.wait(timeout: Self.livePhotoSeconds + 2) }
         emit(.photo(id: photoID, .didFinishRecordingLivePhotoMovie))
         guard let movieOutput else { return ([], "no movie output") }
         let camera = configuration.camera
@@ -120,7 +120,7 @@ extension CaptureSession {
             frames: live.before + after.filter { $0.timestamp > newest }, stillTimestamp: stillTimestamp, contentIdentifier: live.contentIdentifier, camera: camera,
             framesPerSecond: loop?.interval?.framesPerSecond ?? 30, mirrored: live.mirrored)
         do {
-            let written = try await Task.detached { try movieOutput.writeLivePhotoMovie(clip, still: still) }.value
+            let written = try await BlockingWork.run { try movieOutput.writeLivePhotoMovie(clip, still: still) }
             emit(.photo(id: photoID, .didFinishProcessingLivePhotoMovie(outputs: written.map(\.path), error: nil)))
             return (written, nil)
         } catch {

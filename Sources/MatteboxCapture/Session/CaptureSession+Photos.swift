@@ -3,61 +3,146 @@ import MatteboxCore
 import MatteboxPressure
 import MatteboxRuntime
 
-/// The shutter: a frame chosen for the press (zero shutter lag, or the next
-/// frame at the largest size for quality), handed to the delivery with a
-/// bounded number of photos in flight.
+/// The shutter, as AVCam's responsive capture: a press secures its frame
+/// from the zero-shutter-lag ring at once, the photo as taken is written as a
+/// proxy, and the processing is queued (one photo at a time, in press order)
+/// so the next press need not wait. The queue is bounded by memory
+/// (`PhotoQueue`); when presses come faster than processing, a photo with
+/// others waiting behind it is processed with cheaper settings (`economy`),
+/// except at `--priority quality`.
 extension CaptureSession {
-    /// Takes a photo: the frame at the shutter press (zero shutter lag), or for
-    /// `quality` a still at the camera's largest size; then the delivery (pipeline and
-    /// file). Waits while `maxPhotosInFlight` photos are being processed.
+    /// The memory the photos waiting may hold: 256 MiB, about 69 photos at
+    /// 1280×960 or 7 at 12 MP; a burst longer than that waits for processing.
+    package static let defaultQueueMemory = 256 << 20
+
+    /// What a photo at the current size holds while it waits.
+    var photoBytes: Int { PhotoQueue.bytes(for: configuration.size) }
+
+    package var queueStatus: CaptureQueueStatus { queue.status(photoBytes: photoBytes) }
+
+    /// Takes a photo and waits for its final file (`takePhoto`, then its result).
     package func capturePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> CaptureResult {
-        while photosInFlight >= maxPhotosInFlight {
-            await withCheckedContinuation { slotWaiters.append($0) }
-        }
+        try await takePhoto(settings).result()
+    }
+
+    /// Takes a photo: the frame at the shutter press (zero shutter lag), or for
+    /// `quality` a still at the camera's largest size, written at once as a
+    /// proxy; returns then, with the final photo's processing queued. Refused
+    /// (`ShutterRefused`) only when the queue's memory is spent.
+    package func takePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> TakenPhoto {
         guard state == .running, let loop else {
             throw MatteboxError("cannot take a photo: the session is \(stateDescription)")
         }
-        photosInFlight += 1
-        setReadiness()
-        defer { photoDone() }
         let id = settings.uniqueID
+        let largest = settings.quality == .quality ? configuration.camera.largestSize?.1 : nil
+        let bytes = PhotoQueue.bytes(for: max(largest ?? configuration.size, configuration.size))
+        if let reason = queue.refusal(for: bytes) { throw ShutterRefused(reason: reason) }
+        queue.admit(id, bytes: bytes)
+        setReadiness()
         emit(.photo(id: id, .willBeginCapture))
         // Under pressure, while recording and for Live Photos no format switch: quality is capped at balanced.
         let noSwitch = pressure >= .serious || recording != nil || settings.livePhotoContentIdentifier != nil
         let quality = noSwitch && settings.quality == .quality ? .balanced : settings.quality
-        let live = try startLivePhoto(settings)
-        let chosen: (frame: CapturedFrame, decoder: any FrameDecoder)
+        let live: LivePhotoInFlight?
+        let proxy: ProxyPhoto
+        let frame: CapturedFrame
+        let pressToFrame: Double
         do {
-            chosen = try await chooseFrame(settings, quality: quality, loop: loop)
-        } catch {
-            emit(.photo(id: id, .didFinish(output: nil, error: "\(error)")))
-            cancelLivePhoto(live)
-            throw error
-        }
-        emit(.photo(id: id, .willCapture(frameSequence: chosen.frame.sequence)))
-        var skips = pressureSkips
-        skips.roles.formUnion(settings.undeliveredRoles)
-        if skips.reason.isEmpty { skips.reason = "not requested in the photo settings" }
-        let job = PhotoJob(
-            frame: chosen.frame, decoder: chosen.decoder, camera: configuration.camera, settings: settings,
-            quality: quality, pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason, delivery: delivery,
-            cameraSettings: self.loop?.stream.currentSettings() ?? CameraSettings())
-        let sink = eventSink
-        do {
-            var result = try await Task.detached {
-                try job.run { sink.yield(.photo(id: id, .didFinishProcessing)) }
-            }.value
-            emit(.photo(id: id, .didFinish(output: result.output.path, error: nil)))
-            if let live {
-                (result.livePhotoMovie, result.livePhotoError) = await finishLivePhoto(
-                    live, photoID: id, stillTimestamp: chosen.frame.timestamp, still: result.output)
+            live = try startLivePhoto(settings)
+            do {
+                let chosen = try await chooseFrame(settings, quality: quality, loop: loop)
+                frame = chosen.0
+                pressToFrame = Double(MonotonicClock.now() &- settings.pressTime) / 1e9
+                emit(.photo(id: id, .willCapture(frameSequence: frame.sequence)))
+                var skips = pressureSkips
+                skips.roles.formUnion(settings.undeliveredRoles)
+                if skips.reason.isEmpty { skips.reason = "not requested in the photo settings" }
+                let job = PhotoJob(
+                    frame: frame, decoder: chosen.1, camera: configuration.camera, settings: settings, quality: quality,
+                    pressure: pressure, skippedRoles: skips.roles, skipReason: skips.reason,
+                    cameraSettings: self.loop?.stream.currentSettings() ?? CameraSettings())
+                let delivery = self.delivery
+                proxy = try await proxies.run { try delivery.writeProxy(try job.makePhoto()) }
+            } catch {
+                cancelLivePhoto(live)
+                throw error
             }
-            return result
         } catch {
-            emit(.photo(id: id, .didFinish(output: nil, error: "\(error)")))
-            cancelLivePhoto(live)
+            photoFinished(id, output: nil, error: error)
             throw error
         }
+        emit(.photo(id: id, .proxyWritten(output: proxy.output.path)))
+        let pressToProxy = Double(MonotonicClock.now() &- settings.pressTime) / 1e9
+        let (delivery, sink) = (self.delivery, eventSink)
+        let economise = settings.quality != .quality
+        let final = Task { () async throws -> CaptureResult in
+            var proxy = proxy
+            proxy.captured.economy = await self.waitForTurn(id, economise: economise)
+            do {
+                let ready = proxy
+                let delivered = try await self.processing.run {
+                    try delivery.finish(ready) { sink.yield(.photo(id: id, .didFinishProcessing)) }
+                }
+                var result = CaptureResult(ready.captured, delivered, proxy: ready.output, pressToProxySeconds: pressToProxy)
+                result.pressToFrameSeconds = pressToFrame
+                if let live {
+                    (result.livePhotoMovie, result.livePhotoError) = await self.finishLivePhoto(
+                        live, photoID: id, stillTimestamp: frame.timestamp, still: result.output)
+                }
+                self.photoFinished(id, output: result.output, error: nil)
+                return result
+            } catch {
+                self.photoFinished(id, output: nil, error: error)
+                throw error
+            }
+        }
+        return TakenPhoto(
+            id: id, proxy: proxy.output, frameSequence: frame.sequence, frameTimestamp: frame.timestamp,
+            pressTime: settings.pressTime, quality: quality, size: proxy.captured.size, pressToFrameSeconds: pressToFrame,
+            pressToProxySeconds: pressToProxy,
+            final: final)
+    }
+
+    /// Queues the proxies an earlier run wrote and did not finish (it was
+    /// killed or crashed) behind the photos queued now; each ends with the
+    /// same events as a photo taken now. Returns their final files' tasks.
+    @discardableResult
+    package func resumePending() -> [Task<URL, any Error>] {
+        let (delivery, sink) = (self.delivery, eventSink)
+        return delivery.pendingProxies().map { proxy in
+            nextResumedID -= 1
+            let id = nextResumedID
+            queue.admit(id, bytes: 0)
+            setReadiness()
+            emit(.photo(id: id, .proxyWritten(output: proxy.path)))
+            return Task { () async throws -> URL in
+                _ = await self.waitForTurn(id, economise: false)
+                do {
+                    let output = try await self.processing.run {
+                        try delivery.finishPending(proxy) { sink.yield(.photo(id: id, .didFinishProcessing)) }.output
+                    }
+                    self.photoFinished(id, output: output, error: nil)
+                    return output
+                } catch {
+                    self.photoFinished(id, output: nil, error: error)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Waits until every photo pressed before `id` is finished (press order,
+    /// one at a time), then says whether to economise: fast-capture
+    /// prioritisation, when `economise` and photos wait behind this one.
+    func waitForTurn(_ id: Int64, economise: Bool) async -> String? {
+        while let first = queue.photos.first?.id, first != id {
+            await withCheckedContinuation { turnWaiters[id] = $0 }
+        }
+        let behind = queue.waiting(behind: id)
+        let economy = economise && behind > 0
+            ? "\(behind) photo\(behind == 1 ? " was" : "s were") waiting behind it" : nil
+        emit(.photo(id: id, .willBeginProcessing(economy: economy)))
+        return economy
     }
 
     func chooseFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop) async throws
@@ -66,33 +151,36 @@ extension CaptureSession {
         let period = UInt64(loop.frameSeconds * 1e9)
         // A larger still size is worth a format switch; without one, quality is balanced.
         if quality == .quality, let still = try captureAtLargestSize() { return still }
-        let candidates = ring.frames(within: 2 * period + period / 2, before: settings.pressTime)
-        guard quality != .speed, candidates.count > 1 else {
-            return (try await frameAtPress(settings.pressTime, period: period), loop.decoder)
-        }
-        // Balanced: the sharpest good frame of the two periods up to the press, each decoded once.
+        let atPress = try await frameAtPress(settings.pressTime, period: period)
+        let candidates = ring.frames(within: 2 * period, before: settings.pressTime)
+        guard quality != .speed, candidates.count > 1 else { return (atPress, loop.decoder) }
+        // Balanced: the sharper of the frame at the press and the one before it, each decoded once;
+        // the newer when they score alike (max keeps the first of equals, and the newest comes first).
         let decoder = loop.decoder
-        let scored = candidates.map { frame in (frame, (try? decoder.rgbImage(of: frame)).map(Sharpness.score) ?? -1) }
+        let scored = candidates.reversed().map { frame in (frame, (try? decoder.rgbImage(of: frame)).map(Sharpness.score) ?? -1) }
         return (scored.max { $0.1 < $1.1 }!.0, decoder)
     }
 
-    /// The latest frame exposed at or before the press. Only when the ring
-    /// holds nothing that old (the stream just started) is the first frame
-    /// after it taken.
+    /// The latest frame exposed at or before the press. When the ring holds
+    /// one from within a frame period of the press, that is it (the next
+    /// frame began after the press); otherwise the frame being exposed at the
+    /// press may still be in the driver's queue, and it is waited for. Only
+    /// when the ring holds nothing that old (the stream just started) is the
+    /// first frame after the press taken.
     func frameAtPress(_ press: UInt64, period: UInt64) async throws -> CapturedFrame {
         let ring = self.ring
         let known = ring.latest(atOrBefore: press)
+        if let known, press - known.timestamp < period { return known }
         if let known, ring.snapshot.last.map({ $0.timestamp <= press }) ?? false {
-            // Nothing after the press has arrived yet, so the frame being exposed at the press may still
-            // be in the driver's queue: wait for the next frame (normally within one period), and so
-            // never take an older frame than the one the user saw. A machine so loaded that the ring
-            // has moved past the press by the time this resumes gets the frame known before waiting.
+            // Wait for the next frame (normally within one period), and so never take an older frame than
+            // the one the user saw. A machine so loaded that the ring has moved past the press by the time
+            // this resumes gets the frame known before waiting.
             let wait = max(0.25, 3 * Double(period) / 1e9)
-            _ = await Task.detached { ring.firstFrame(after: press, timeout: wait) }.value
+            _ = await BlockingWork.run { ring.firstFrame(after: press, timeout: wait) }
             return ring.latest(atOrBefore: press) ?? known
         }
         if let frame = known { return frame }
-        let waited = await Task.detached { ring.firstFrame(after: press, timeout: 2) }.value
+        let waited = await BlockingWork.run { ring.firstFrame(after: press, timeout: 2) }
         guard let frame = waited else {
             throw MatteboxError("\(configuration.camera.path): no frame arrived within 2 s of the shutter press")
         }
@@ -128,10 +216,13 @@ extension CaptureSession {
         throw MatteboxError("\(camera.path): no good frame at \(size.description) within 3 s")
     }
 
-    func photoDone() {
-        photosInFlight -= 1
-        if !slotWaiters.isEmpty { slotWaiters.removeFirst().resume() }
-        if photosInFlight == 0 {
+    func photoFinished(_ id: Int64, output: URL?, error: (any Error)?) {
+        if let error { Log.emit(.warning, "\(error)") }
+        if let output { emit(.photo(id: id, .finalWritten(output: output.path))) }
+        emit(.photo(id: id, .didFinish(output: output?.path, error: error.map { "\($0)" })))
+        queue.finish(id)
+        if let next = queue.photos.first?.id, let waiter = turnWaiters.removeValue(forKey: next) { waiter.resume() }
+        if queue.isEmpty {
             for waiter in drainWaiters { waiter.resume() }
             drainWaiters = []
         }
@@ -139,7 +230,7 @@ extension CaptureSession {
     }
 
     func drainPhotos() async {
-        guard photosInFlight > 0 else { return }
+        guard !queue.isEmpty else { return }
         await withCheckedContinuation { drainWaiters.append($0) }
     }
 }

@@ -61,7 +61,7 @@ extension CaptureSession {
             }
             let deviceRate = loop.interval?.framesPerSecond ?? 0
             if let since = throttledSince, Date().timeIntervalSince(since) >= policy.reprogramAfter,
-                deviceRate > policy.throttledFramesPerSecond + 0.5, !busyCapturing, photosInFlight == 0
+                deviceRate > policy.throttledFramesPerSecond + 0.5, !busyCapturing, queue.isEmpty
             {
                 try? restartLoop()
             }

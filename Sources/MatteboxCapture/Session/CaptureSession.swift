@@ -69,9 +69,16 @@ package actor CaptureSession {
     var livePhotosInProgress = 0
     /// The frame rate is held down for system pressure (not while a movie records).
     var throttled = false
-    let maxPhotosInFlight: Int
-    var photosInFlight = 0
-    var slotWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Photos secured and not yet finished, bounded by memory (`PhotoQueue`).
+    var queue: PhotoQueue
+    /// Where proxies are written, in press order, just below the stream's priority (a press's
+    /// frame must arrive however busy the encoder is), and where photos are processed, one at a
+    /// time, with the CPU nothing else wants (SCHED_IDLE): a burst's presses and proxies first.
+    let proxies = BackgroundThread(name: "mattebox: proxies", priority: .nice(5))
+    let processing = BackgroundThread(name: "mattebox: photo processing", priority: .idle)
+    /// Photos waiting for their turn to be processed (press order, one at a time).
+    var turnWaiters: [Int64: CheckedContinuation<Void, Never>] = [:]
+    var nextResumedID: Int64 = -1
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
     var recovery: Task<Void, Never>?
     var governor: Task<Void, Never>?
@@ -79,11 +86,12 @@ package actor CaptureSession {
     let policy: PressurePolicy
     var throttledSince: Date?
     var busyCapturing = false
+    var lastQueueStatus = CaptureQueueStatus()
 
     package init(
         cameras: [CameraDevice], camera: CameraDevice? = nil, delivery: any PhotoDelivery, movieOutput: (any MovieOutput)? = nil,
-        pressureMonitor: PressureMonitor? = nil, pressurePolicy: PressurePolicy = PressurePolicy(), maxPhotosInFlight: Int = 3,
-        ringCapacity: Int = 6
+        pressureMonitor: PressureMonitor? = nil, pressurePolicy: PressurePolicy = PressurePolicy(),
+        queueMemory: Int = CaptureSession.defaultQueueMemory, ringCapacity: Int = 6
     ) throws {
         guard let chosen = camera ?? cameras.defaultCamera else {
             throw MatteboxError("no usable camera: run `mattebox devices` to see what was found and why")
@@ -94,7 +102,7 @@ package actor CaptureSession {
         self.movieOutput = movieOutput
         monitor = pressureMonitor
         policy = pressurePolicy
-        self.maxPhotosInFlight = max(1, maxPhotosInFlight)
+        queue = PhotoQueue(budget: queueMemory)
         ring = FrameRing(capacity: ringCapacity)
         (events, eventSink) = AsyncStream.makeStream(of: CaptureEvent.self)
     }
@@ -288,7 +296,12 @@ package actor CaptureSession {
         let next: CaptureReadiness =
             state != .running ? .sessionNotRunning
             : busyCapturing ? .notReadyMomentarily
-            : photosInFlight >= maxPhotosInFlight ? .notReadyWaitingForCapture : .ready
+            : queue.refusal(for: photoBytes) != nil ? .notReadyWaitingForCapture : .ready
+        let queueNow = queueStatus
+        if queueNow != lastQueueStatus {
+            lastQueueStatus = queueNow
+            emit(.queue(queueNow))
+        }
         guard next != readiness else { return }
         readiness = next
         emit(.readiness(next))

@@ -3,9 +3,8 @@ import MatteboxCore
 import MatteboxPressure
 import MatteboxRuntime
 
-/// Turns a chosen frame into a CapturedPhoto and hands it to the delivery,
-/// off the session's executor so several photos can be processed while the
-/// camera keeps streaming.
+/// Turns a chosen frame into a CapturedPhoto (decoded, with its EXIF and
+/// capture context), off the session's executor.
 struct PhotoJob: Sendable {
     var frame: CapturedFrame
     var decoder: any FrameDecoder
@@ -15,13 +14,7 @@ struct PhotoJob: Sendable {
     var pressure: PressureLevel
     var skippedRoles: Set<ImageRole>
     var skipReason: String
-    var delivery: any PhotoDelivery
     var cameraSettings: CameraSettings
-
-    func run(onProcessed: @Sendable () -> Void) throws -> CaptureResult {
-        let captured = try makePhoto()
-        return CaptureResult(captured, try delivery.deliver(captured, processed: onProcessed))
-    }
 
     /// The EXIF a camera app writes: the device as make and model, Mattebox
     /// as the software, when (with sub-seconds and the UTC offset), how the
@@ -40,7 +33,7 @@ struct PhotoJob: Sendable {
         return builder.build()
     }
 
-    private func makePhoto() throws -> CapturedPhoto {
+    func makePhoto() throws -> CapturedPhoto {
         var photo = Photo(primary: try decoder.rgbImage(of: frame))
         var context = CaptureContext()
         context.device = camera.id

@@ -33,6 +33,14 @@ struct CaptureCommand: AsyncParsableCommand {
             and the still's moment marked in the movie (com.apple.quicktime.still-image-time); \
             with motion-photo one <name>.MP.jpg, or <name>.MP.heic with --format heic (Google's \
             Motion Photo: the MP4 after the image, found through its XMP); both writes the two.
+
+            Each press secures its frame and writes the photo as taken at once (the proxy, in the \
+            format the final will have); the pipeline runs behind, one photo at a time, and the \
+            final replaces the proxy. So --count N --interval S presses on schedule while earlier \
+            photos process; a photo with others waiting behind it is made at speed (a note says \
+            so), unless --priority quality. A press is refused only when the photos waiting hold \
+            --queue-memory. A run killed before its finals leaves the proxies and a record of them \
+            (.mattebox-pending.jsonl): `capture --resume-pending -o DIR` finishes them.
             """)
 
     @OptionGroup var verbosity: Verbosity
@@ -46,7 +54,10 @@ struct CaptureCommand: AsyncParsableCommand {
     @Option(help: "White balance: auto, or a colour temperature in kelvin (white_balance_automatic, white_balance_temperature).")
     var awb: String?
     @Option(help: "Photos to take.") var count = 1
-    @Option(help: "Seconds between photos.") var interval: Double = 1
+    @Option(help: "Seconds between presses, kept while earlier photos are processed.") var interval: Double = 1
+    @OptionGroup var queue: CaptureQueueOption
+    @Flag(help: "Take no photo: finish the photos an earlier run left as proxies in -o (killed before their finals), with --pipeline.")
+    var resumePending = false
     @Option(help: "Pipeline file (YAML), named pipeline, or stages joined by ! (as for process); default: turn photos upright.", completion: Completions.pipelines)
     var pipeline: String?
     @Option(help: "Quality prioritisation: speed, balanced or quality.") var priority: String = "balanced"
@@ -67,15 +78,32 @@ struct CaptureCommand: AsyncParsableCommand {
         var cameraPath: String
         var replay: Bool
         var photos: [Photo]
+        /// The interval asked for and the presses' actual spacing (mean and largest), in seconds.
+        var interval: Interval?
         var previewFramesPerSecond: Double
         var frames: Frames
         /// Bytes the Live Photo pre-roll held at the end (--live).
         var livePhotoPreRollBytes: Int?
     }
 
+    struct Interval: Encodable {
+        var asked: Double
+        var mean: Double
+        var largest: Double
+    }
+
     struct Photo: Encodable {
         var output: String
+        /// The press, in seconds after the first.
+        var pressedAt: Double
+        /// Press to its frame secured from the zero-shutter-lag ring, and to the photo as taken on
+        /// disk (the proxy, replaced by `output`).
+        var pressToFrameSeconds: Double
+        var pressToProxySeconds: Double
         var frameSequence: UInt32
+        /// CLOCK_MONOTONIC nanoseconds of the press and of the frame taken (the driver's timestamp).
+        var pressTime: UInt64
+        var frameTimestamp: UInt64
         var width: Int
         var height: Int
         var quality: String
@@ -85,6 +113,8 @@ struct CaptureCommand: AsyncParsableCommand {
         var notes: [String: String]
         /// A Live Photo's movie files and the identifier pairing them with the still.
         var livePhoto: LivePhoto?
+        /// Why the photo has no final (its proxy, when one was written, is kept at `output`).
+        var error: String?
     }
 
     struct LivePhoto: Encodable {
@@ -147,28 +177,44 @@ struct CaptureCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if resumePending { return try finishPending() }
         let cameras = try sources.discover()
         let camera = try self.camera.choose(from: cameras)
         // rpicam-still's exposure flags, onto the camera's V4L2 controls; a camera without one refuses, naming it.
         if !exposureControls.isEmpty { try camera.setControls(exposureControls) }
         let directory = URL(fileURLWithPath: output)
         try OutputFolder.prepare(directory)
-        let session = try CaptureService.makeSession(
-            cameras: cameras, camera: camera, pipeline: try PipelineSource.load(pipeline),
-            registry: PluginRegistry.discoverForThisExecutable(),
-            writer: PhotoWriter(directory: directory, format: outputFormat, quality: quality.flatMap { Int($0) }),
+        let delivery = try CaptureService.makeDelivery(
+            pipeline: try PipelineSource.load(pipeline), registry: PluginRegistry.discoverForThisExecutable(),
+            writer: PhotoWriter(directory: directory, format: outputFormat, quality: quality.flatMap { Int($0) }))
+        let left = delivery.pendingProxies().count
+        if left > 0 {
+            Log.emit(.warning, "\(left) photo(s) in \(directory.path) were left as proxies by an earlier run; "
+                + "`mattebox capture --resume-pending -o \(output)` finishes them")
+        }
+        let session = try CaptureSession(
+            cameras: cameras, camera: camera, delivery: delivery,
             movieOutput: live
                 ? MovieFileOutput(
                     directory: directory, settings: MovieSettings(codec: MovieSettings.Codec(rawValue: liveCodec)!),
                     livePhotoFormat: MovieFileOutput.LivePhotoFormat(rawValue: liveFormat)!) : nil,
-            pressureMonitor: ignorePressure ? nil : PressureMonitor())
+            pressureMonitor: ignorePressure ? nil : PressureMonitor(), queueMemory: queue.bytes)
         let report = try await shoot(session, camera: camera)
+        let failed = report.photos.filter { $0.error != nil }.count
+        defer { if failed > 0 { Foundation.exit(1) } }
         if json { return try JSONOutput.print(report) }
+        for photo in report.photos where photo.error != nil {
+            Log.emit(.error, "\(photo.output.isEmpty ? "a press" : photo.output): \(photo.error!)")
+        }
         guard !verbosity.quiet else { return }  // -q: nothing but errors
-        for photo in report.photos {
+        for photo in report.photos where photo.error == nil {
             print("\(photo.output)  \(photo.width)x\(photo.height)  frame \(photo.frameSequence)  "
-                + String(format: "shutter-to-file %.3f s", photo.shutterToFileSeconds))
+                + String(format: "pressed at %.2f s, taken (proxy) %.3f s, final %.3f s", photo.pressedAt, photo.pressToProxySeconds,
+                         photo.shutterToFileSeconds))
             for line in NoteLines.render(photo.notes) { print("      \(line)") }
+        }
+        if let interval = report.interval {
+            print(String(format: "presses %.3f s apart (asked %.3f s; the largest gap %.3f s)", interval.mean, interval.asked, interval.largest))
         }
         print(String(format: "camera %@%@: preview %.1f fps; frames kept %d, defective %d, throttled %d",
                      report.camera, report.replay ? " (replay)" : "", report.previewFramesPerSecond,
@@ -193,15 +239,53 @@ struct CaptureCommand: AsyncParsableCommand {
         }
     }
 
-    private static func photo(_ result: CaptureResult, contentIdentifier: String?) -> Photo {
+    private static func photo(_ result: CaptureResult, pressedAt: Double, contentIdentifier: String?) -> Photo {
         let motionPhoto = result.livePhotoMovie.first { $0.deletingPathExtension().pathExtension == "MP" }
         return Photo(
-            output: (motionPhoto ?? result.output).path, frameSequence: result.frameSequence, width: result.size.width,
-            height: result.size.height, quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
+            output: (motionPhoto ?? result.output).path, pressedAt: pressedAt, pressToFrameSeconds: result.pressToFrameSeconds ?? 0,
+            pressToProxySeconds: result.pressToProxySeconds ?? 0,
+            frameSequence: result.frameSequence, pressTime: result.pressTime, frameTimestamp: result.frameTimestamp,
+            width: result.size.width, height: result.size.height,
+            quality: result.quality.rawValue, shutterToFileSeconds: result.shutterToFileSeconds,
             stages: result.stages, notes: result.notes.merging(result.absenceReasons) { note, _ in note },
             livePhoto: contentIdentifier.map {
                 LivePhoto(contentIdentifier: $0, files: result.livePhotoMovie.map(\.path), error: result.livePhotoError)
             })
+    }
+
+    /// A press that gave no final: refused, failed before its proxy, or failed in processing.
+    private static func failed(_ error: any Error, pressedAt: Double, taken: TakenPhoto?) -> Photo {
+        Photo(
+            output: taken?.proxy.path ?? "", pressedAt: pressedAt, pressToFrameSeconds: taken?.pressToFrameSeconds ?? 0,
+            pressToProxySeconds: taken?.pressToProxySeconds ?? 0,
+            frameSequence: taken?.frameSequence ?? 0, pressTime: taken?.pressTime ?? 0, frameTimestamp: taken?.frameTimestamp ?? 0,
+            width: taken?.size.width ?? 0, height: taken?.size.height ?? 0,
+            quality: taken?.quality.rawValue ?? "", shutterToFileSeconds: 0, stages: [], notes: [:], error: "\(error)")
+    }
+
+    /// --resume-pending: the proxies an earlier run left in -o, finished with --pipeline.
+    private func finishPending() throws {
+        let directory = URL(fileURLWithPath: output)
+        let delivery = try CaptureService.makeDelivery(
+            pipeline: try PipelineSource.load(pipeline), registry: PluginRegistry.discoverForThisExecutable(),
+            writer: PhotoWriter(directory: directory, format: outputFormat, quality: quality.flatMap { Int($0) }))
+        var finished: [[String: String]] = []
+        var failures = 0
+        for proxy in delivery.pendingProxies() {
+            do {
+                let delivered = try delivery.finishPending(proxy) {}
+                finished.append(["proxy": proxy.path, "output": delivered.output.path])
+                if !json, !verbosity.quiet { print("\(delivered.output.path)  finished") }
+            } catch {
+                failures += 1
+                finished.append(["proxy": proxy.path, "error": "\(error)"])
+                Log.emit(.error, "\(error)")
+            }
+        }
+        if json { try JSONOutput.print(["finished": finished]) } else if finished.isEmpty, !verbosity.quiet {
+            print("nothing pending in \(directory.path)")
+        }
+        if failures > 0 { throw ExitCode(1) }
     }
 
     private func shoot(_ session: CaptureSession, camera: CameraDevice) async throws -> Report {
@@ -219,30 +303,41 @@ struct CaptureCommand: AsyncParsableCommand {
         // Let the stream fill the zero-shutter-lag ring, as a viewfinder would.
         if live { try await session.setLivePhotoCaptureEnabled(true) }
         try await Task.sleep(for: .milliseconds(live ? 1700 : 500))
-        // Presses at --interval; a Live Photo's movie takes 1.5 s after its press, so
-        // Live Photos overlap when the interval is shorter (the session counts them).
+        // Presses on a fixed schedule, --interval apart, whatever earlier photos are doing: each returns
+        // once its frame is secured and its proxy written, and the finals are gathered at the end.
         let priority = QualityPrioritization(rawValue: self.priority)!
-        let (mirrorFront, live, count, interval) = (self.mirrorFront, self.live, self.count, self.interval)
-        let photos = try await withThrowingTaskGroup(of: (Int, Photo).self) { group in
-            var taken: [(Int, Photo)] = []
-            for index in 0..<count {
-                if index > 0 { try await Task.sleep(for: .seconds(interval)) }
-                var settings = PhotoSettings(quality: priority, mirrorsFrontCamera: mirrorFront)
-                if live { settings.livePhotoContentIdentifier = UUID().uuidString }
-                let press = settings
-                group.addTask { (index, Self.photo(try await session.capturePhoto(press), contentIdentifier: press.livePhotoContentIdentifier)) }
-                // Plain photos one after another, as before; Live Photos may overlap.
-                if !live, let photo = try await group.next() { taken.append(photo) }
+        let start = MonotonicClock.now()
+        var presses: [(pressedAt: Double, taken: Task<TakenPhoto, any Error>, identifier: String?)] = []
+        for index in 0..<count {
+            let due = start + UInt64(Double(index) * interval * 1e9)
+            let now = MonotonicClock.now()
+            if due > now { try await Task.sleep(for: .nanoseconds(Int64(due - now))) }
+            var settings = PhotoSettings(quality: priority, mirrorsFrontCamera: mirrorFront)
+            if live { settings.livePhotoContentIdentifier = UUID().uuidString }
+            let pressedAt = Double(settings.pressTime &- start) / 1e9
+            let press = settings
+            presses.append((pressedAt, Task { try await session.takePhoto(press) }, settings.livePhotoContentIdentifier))
+        }
+        var photos: [Photo] = []
+        for press in presses {
+            switch await press.taken.result {
+            case .failure(let error): photos.append(Self.failed(error, pressedAt: press.pressedAt, taken: nil))
+            case .success(let taken):
+                do {
+                    photos.append(Self.photo(try await taken.result(), pressedAt: press.pressedAt, contentIdentifier: press.identifier))
+                } catch {
+                    photos.append(Self.failed(error, pressedAt: press.pressedAt, taken: taken))
+                }
             }
-            for try await photo in group { taken.append(photo) }
-            return taken
-        }.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        let gaps = zip(presses.dropFirst(), presses).map { $0.pressedAt - $1.pressedAt }
         let statistics = await session.streamStatistics
         let preRoll = live ? await session.livePhotoPreRollBytes : nil
         await session.stopRunning()
         counting.cancel()
         return Report(
             camera: camera.name, cameraPath: camera.path, replay: camera.isReplay, photos: photos,
+            interval: gaps.isEmpty ? nil : Interval(asked: interval, mean: gaps.reduce(0, +) / Double(gaps.count), largest: gaps.max()!),
             previewFramesPerSecond: previewCount.framesPerSecond,
             frames: Frames(kept: statistics.kept, defective: statistics.defective, throttled: statistics.throttled),
             livePhotoPreRollBytes: preRoll)

@@ -28,6 +28,14 @@ struct ServeCommand: AsyncParsableCommand {
             The JSON API (GET /api/status, POST /api/capture, GET/PUT /api/controls, GET \
             /api/events as server-sent events, GET /api/library, ...) is what the page uses; \
             scripts can use it with the header X-Mattebox-Token.
+
+            A press answers as soon as its frame is secured and the photo as taken is written \
+            (the proxy, in the format the final will have); mattes, depth and HEIF packaging \
+            follow in the background, one photo at a time, and replace it (the library shows it \
+            as processing until then). When presses come faster than processing, a photo with \
+            others waiting behind it is made at speed (noted in the photo); quality never is. \
+            The shutter is refused only when the photos waiting hold --queue-memory. Photos a \
+            killed run left as proxies are finished when serve starts again.
             """)
 
     @OptionGroup var verbosity: Verbosity
@@ -44,6 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     var requestTimeout: Int64 = 10
     @Flag(help: "Trust X-Forwarded-For from a reverse proxy on this machine when deciding who is local.") var behindProxy = false
     @Flag(help: "Do not follow the machine's thermal and CPU pressure.") var ignorePressure = false
+    @OptionGroup var queue: CaptureQueueOption
 
     func validate() throws {
         guard Self.split(listen) != nil else {
@@ -76,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.behindProxy = behindProxy
         guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
         configuration.requestTimeout = requestTimeout
+        configuration.queueMemory = queue.bytes
         let pipelineSource = try pipeline.map { try PipelineSource.load($0) }
             ?? (PipelineSource.named["portrait-mattes"] != nil ? try PipelineSource.load("portrait-mattes") : PipelineSource.load(nil))
         let app = try CameraApp(

@@ -1,7 +1,7 @@
 "use strict";
 const token = document.querySelector('meta[name="mattebox-token"]').content;
 const $ = (id) => document.getElementById(id);
-let appStatus = null, cameraInfo = null, viewing = null, shutterBusy = false;
+let appStatus = null, cameraInfo = null, viewing = null;
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -58,8 +58,15 @@ function showSession(session) {
   banner.hidden = text === null;
   banner.dataset.reason = session.interruption || "";
   $("banner-text").textContent = text || "";
-  $("shutter").disabled = shutterBusy || session.readiness !== "ready";
+  // The shutter waits only when the photo queue's memory is spent (or the camera is busy): a press
+  // returns once its frame is secured and the proxy written, and processing goes on behind it.
+  const queue = session.queue || {};
+  $("shutter").disabled = session.readiness !== "ready";
   $("shutter").dataset.readiness = session.readiness;
+  $("shutter").title = queue.refusal || "Take a photo";
+  $("queue").textContent = queue.photos ? `${queue.photos} processing` : "";
+  $("queue").dataset.photos = queue.photos || 0;
+  if (queue.refusal) $("result").textContent = "Wait: " + queue.refusal;
   $("thermal").textContent = session.pressure === "nominal" ? "" : "thermal: " + session.pressure;
   const record = $("record");
   record.classList.toggle("recording", !!session.recording);
@@ -77,8 +84,9 @@ function listen() {
     if (appStatus) appStatus.session = event.status;
     showSession(event.status);
     if (event.type === "willCapture") flash();
-    // A still, a Live Photo's movie or a recording has been written: the library shows it.
-    if (["didFinish", "didFinishProcessingLivePhotoMovie", "didFinishRecording"].includes(event.type)) loadLibrary();
+    // A proxy, a final still, a Live Photo's movie or a recording has been written: the library shows it.
+    if (["proxyWritten", "didFinish", "didFinishProcessingLivePhotoMovie", "didFinishRecording"].includes(event.type)) loadLibrary();
+    if (event.type === "didFinish" && event.detail) $("result").textContent = "Processing failed (the photo as taken is kept): " + event.detail;
     if (event.type === "didFinishRecording") $("result").textContent = `Movie ${event.output} (${event.detail})`;
     if (event.type === "didFinishProcessingLivePhotoMovie" && event.detail) $("result").textContent = "The Live Photo movie failed: " + event.detail;
     if (event.type === "runtimeError") $("result").textContent = "Camera error, recovering: " + event.detail;
@@ -94,29 +102,23 @@ function flash() {
   requestAnimationFrame(() => requestAnimationFrame(() => flash.classList.remove("on")));
 }
 
+// A press: the frame at the press is secured and the photo as taken written (the proxy); the
+// mattes and HEIF packaging follow in the background, and the library shows the tile as processing.
 async function shoot() {
-  shutterBusy = true;
-  $("shutter").disabled = true;
-  $("result").textContent = "Taking a photo…";
   try {
     const photo = await api("POST", "/api/capture", {
       quality: $("quality").value, format: $("format").value,
       depth: $("depth").checked, portraitMatte: $("portrait").checked, semanticMattes: $("semantic").checked,
       mirrorFront: $("mirror").checked, live: $("live").checked });
-    const notes = Object.entries(photo.notes).map(([k, v]) => `${k}: ${v}`).join("; ");
-    const movie = photo.livePhoto && photo.livePhoto.length ? " + Live Photo movie" : "";
-    $("result").textContent = `${photo.id} ${photo.width}×${photo.height}, ${photo.shutterToFileSeconds.toFixed(2)} s${movie}` + (notes ? " — " + notes : "");
-    $("result").dataset.live = movie ? "yes" : "no";
+    $("result").textContent = `${photo.id} ${photo.width}×${photo.height}, frame ${photo.frameSequence}, on disk in ${photo.pressToProxySeconds.toFixed(2)} s; processing…`;
+    $("result").dataset.live = $("live").checked ? "yes" : "no";
     $("result").dataset.photo = photo.id;
     const last = $("last");
-    last.src = `/api/library/${encodeURIComponent(photo.id)}/thumbnail.jpg`;
+    last.src = `/api/library/${encodeURIComponent(photo.id)}/thumbnail.jpg?${Date.now()}`;
     last.hidden = false;
     await loadLibrary();
   } catch (error) {
-    $("result").textContent = "The photo failed: " + error.message;
-  } finally {
-    shutterBusy = false;
-    showSession(appStatus.session);
+    $("result").textContent = "No photo: " + error.message;
   }
 }
 
@@ -208,6 +210,7 @@ async function loadLibrary() {
     const item = document.createElement("div");
     item.className = "item";
     item.dataset.photo = photo.id;
+    item.dataset.state = photo.processing ? "processing" : "final";
     let picture;
     if (photo.kind === "movie") {
       picture = document.createElement("video");
@@ -216,12 +219,19 @@ async function loadLibrary() {
       picture.src = movieURL(photo);
     } else {
       picture = new Image();
-      picture.src = `/api/library/${encodeURIComponent(photo.id)}/thumbnail.jpg?${photo.bytes}`;
+      picture.src = `/api/library/${encodeURIComponent(photo.id)}/thumbnail.jpg?${photo.bytes}-${photo.modified}`;
       picture.alt = photo.id;
     }
     const name = document.createElement("div");
     name.textContent = photo.id;
     item.append(picture, name);
+    if (photo.processing) {
+      const badge = document.createElement("span");
+      badge.className = "badge processing";
+      badge.dataset.testid = "processing-badge";
+      badge.textContent = "processing…";
+      item.append(badge);
+    }
     if (hasMovie(photo)) {
       const badge = document.createElement("span");
       badge.className = "badge live";
