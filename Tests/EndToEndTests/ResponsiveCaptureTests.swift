@@ -138,4 +138,40 @@ import Testing
         let listing = try second.send("GET", "/api/library").json["photos"] as? [[String: Any]] ?? []
         #expect(listing.filter { names.contains($0["id"] as? String ?? "") }.allSatisfy { ($0["processing"] as? Bool) != true })
     }
+
+    @Test func captureResumePendingFinishesWhatAKilledCaptureLeft() throws {
+        let (config, folder) = try portraitCamera("responsive-resume")
+        let out = folder.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.mattebox)
+        process.arguments = [
+            "capture", "--cameras", config.path, "--front", "--pipeline", "portrait-mattes", "--count", "3", "--interval", "0.1",
+            "-o", out.path, "-q",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(TestEnvironment.isolatedFolders) { _, ours in ours }
+        try process.run()
+        func proxies() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix(".heic") }.sorted()
+        }
+        #expect(Waiting.until(120) { proxies().count == 3 }, "three presses, three proxies")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let left = (try? String(contentsOf: out.appendingPathComponent(".mattebox-pending.jsonl"), encoding: .utf8)) ?? ""
+        let pending = proxies().filter { left.contains($0) }
+        #expect(!pending.isEmpty, "the kill came while photos were processing")
+
+        let again = TestEnvironment.run([TestEnvironment.mattebox, "capture", "--cameras", config.path, "-o", out.path])
+        #expect(again.errors.contains("--resume-pending"), "a capture into the folder says what was left: \(again.errors)")
+        let resumed = TestEnvironment.run(
+            [TestEnvironment.mattebox, "capture", "--resume-pending", "--pipeline", "portrait-mattes", "-o", out.path, "--json"],
+            timeout: 300)
+        #expect(resumed.status == 0, "\(resumed.errors)")
+        let report = try JSONSerialization.jsonObject(with: Data(resumed.output.utf8)) as? [String: Any] ?? [:]
+        let finished = (report["finished"] as? [[String: String]] ?? []).compactMap { $0["output"] }
+        #expect(Set(finished.map { URL(fileURLWithPath: $0).lastPathComponent }) == Set(pending))
+        for name in pending {
+            #expect(try ImageDecoder.decodePhoto(at: out.appendingPathComponent(name)).auxiliary[.portraitMatte] != nil, "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".mattebox-pending.jsonl").path))
+    }
 }
