@@ -98,6 +98,20 @@ import Testing
         #expect(await log.wait { $0 == .stopped })
     }
 
+    /// Fast-capture prioritisation never touches a photo taken at quality prioritisation.
+    @Test func qualityPhotosAreNeverMadeAtSpeedHoweverManyWait() async throws {
+        let rig = try CaptureRig()
+        let session = try rig.session(format: .jpeg)
+        try await session.startRunning()
+        #expect(await eventually { await session.streamStatistics.kept >= 3 })
+        let results = try await withThrowingTaskGroup(of: CaptureResult.self) { group in
+            for _ in 0..<3 { group.addTask { try await session.capturePhoto(PhotoSettings(quality: .quality)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 3 && results.allSatisfy { $0.notes["capturePrioritisation"] == nil })
+        await session.stopRunning()
+    }
+
     @Test func switchingCamerasRestoresThePreviousOneWhenTheNewOneFails() async throws {
         let rig = try CaptureRig()
         let session = try rig.session()
