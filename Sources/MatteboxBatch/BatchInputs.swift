@@ -55,9 +55,13 @@ package enum BatchInputs {
     /// The photos among `paths`; with `sidecars`, each gets the sidecars
     /// beside it (`NAME.depth.png` beside `NAME.jpg`) and the movie with its
     /// name, and files that are sidecars are left out as photos. Each folder
-    /// is listed once.
-    package static func collect(_ paths: [String], outputDirectory: URL, sidecars: Bool = true) -> [BatchInput] {
-        let photos = collectFiles(paths, outputDirectory: outputDirectory)
+    /// is listed once. Files found in folders that `earlierOutput` says an
+    /// earlier run wrote (the output folder's manifest) are left out, so a run
+    /// beside the originals can be repeated; files named directly are kept.
+    package static func collect(
+        _ paths: [String], outputDirectory: URL, sidecars: Bool = true, earlierOutput: (URL) -> Bool = { _ in false }
+    ) -> [BatchInput] {
+        let photos = collectFiles(paths, outputDirectory: outputDirectory, earlierOutput: earlierOutput)
         var folders: [URL: Sidecars] = [:]
         return photos.compactMap { input in
             let folder = input.url.deletingLastPathComponent()
@@ -72,14 +76,14 @@ package enum BatchInputs {
         }
     }
 
-    private static func collectFiles(_ paths: [String], outputDirectory: URL) -> [BatchInput] {
+    private static func collectFiles(_ paths: [String], outputDirectory: URL, earlierOutput: (URL) -> Bool) -> [BatchInput] {
         let output = outputDirectory.standardizedFileURL.path
         var found: [(url: URL, relative: String)] = []
         for path in paths {
             let url = URL(fileURLWithPath: path).standardizedFileURL
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                found += walk(url, skipping: output)
+                found += walk(url, skipping: output).filter { !earlierOutput($0.url) }
             } else {
                 found.append((url, url.lastPathComponent))
             }

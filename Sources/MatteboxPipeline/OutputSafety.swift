@@ -69,6 +69,7 @@ package struct OutputSafety: Sendable, Codable {
 /// A photo skipped because its output exists and the user asked not to clobber.
 package struct OutputExists: Error, Sendable, CustomStringConvertible {
     package var path: String
+    package init(path: String) { self.path = path }
     package var description: String { "\(path) exists; skipped (--no-clobber)" }
 }
 

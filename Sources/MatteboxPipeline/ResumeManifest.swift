@@ -118,6 +118,14 @@ package final class ResumeManifest: Sendable {
         return listed ? .mattebox : .unlisted
     }
 
+    /// Whether Mattebox wrote a file at `url` (whatever it holds now): an
+    /// earlier run's output, which a run over the same folder does not take as an input.
+    package func lists(_ url: URL) -> Bool {
+        guard let relative = relativePath(url) else { return false }
+        if writtenFiles.withLock({ $0[relative] != nil }) { return true }
+        return entries.withLock { $0.values.contains { $0.outputs.contains(relative) } }
+    }
+
     /// Records that `data` is about to be written at `url` (before the file
     /// is renamed into place, so a file Mattebox put there is always listed).
     package func recordWriting(_ data: Data, at url: URL) throws {

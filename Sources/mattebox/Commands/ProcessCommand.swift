@@ -154,18 +154,29 @@ struct ProcessCommand: ParsableCommand {
             outcome.error = outcome.error?.replacingOccurrences(of: spooledInput, with: "standard input")
             return outcome
         }
-        let plan = try planBatch()
+        var plan = try planBatch()
         if dryRun {
-            return try DryRun(inputs: plan.inputs, queue: plan.queue, skipped: plan.skipped, options: plan.options, manifest: plan.manifest)
-                .print(json: json)
+            let dry = DryRun(inputs: plan.inputs, queue: plan.queue, skipped: plan.skipped, options: plan.options, manifest: plan.manifest)
+            try dry.print(json: json)
+            if dry.refused { throw ExitCode(1) }
+            return
         }
+        // The checks a dry run makes, before any work: a photo refused here is not processed.
+        let preflighted = plan.queue.compactMap { input in
+            BatchPreflight.outcome(of: input, BatchPreflight.check(input, options: plan.options, manifest: plan.manifest))
+        }
+        for outcome in preflighted where !json && (!verbosity.quiet || outcome.status == .failed) {
+            ProcessCommand.printLine(shown(outcome), timings: timings, to: lines)
+        }
+        let early = Set(preflighted.map(\.input))
+        plan.queue.removeAll { early.contains($0.url.path) }
         let pressure = BatchPressure(jobs: plan.workers)
         let clock = ContinuousClock.now
         let (run, inference) = try runScheduler(plan, pressure: pressure) { outcome in
             ProcessCommand.printLine(shown(outcome), timings: timings, to: lines)
         }
         defer { inference?.stop() }
-        let byPath = Dictionary(run.outcomes.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        let byPath = Dictionary((preflighted + run.outcomes).map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
         let outcomes = plan.inputs.compactMap { plan.skipped[$0.stem] ?? byPath[$0.url.path] }.map(shown)
         var summary = BatchReport(
             mattebox: MatteboxVersion.current, pipeline: plan.source.path, pipelineSHA256: plan.fingerprint, jobs: plan.workers,
@@ -205,7 +216,10 @@ struct ProcessCommand: ParsableCommand {
             }
             return parsed
         }
-        var all = BatchInputs.collect(photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars)
+        // An earlier run's outputs in a folder walked for inputs (a run beside the originals) are not inputs.
+        let earlier = ResumeManifest(outputDirectory: options.outputDirectory, shard: nil)
+        var all = BatchInputs.collect(
+            photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars, earlierOutput: earlier.lists)
         if let suffix { for index in all.indices { all[index].stem += suffix } }
         guard !all.isEmpty else { throw MatteboxError("no photos found in \(photos.joined(separator: ", "))") }
         if !options.auxiliaryInputs.isEmpty, all.count > 1 {

@@ -78,7 +78,8 @@ final class BatchProgress: @unchecked Sendable {
     private func summary() -> String {
         let elapsed = start.secondsSince
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        var text = "\(done)/\(total) done, \(failed) failed"
+        // "done" would read as succeeded: these are the photos finished either way, then how they ended.
+        var text = "\(done)/\(total) finished (\(done - failed) succeeded, \(failed) failed)"
         if alreadyDone > 0 { text += ", \(alreadyDone) already done" }
         text += String(format: ", %.2f photos/s", rate)
         if rate > 0, done < total { text += ", ETA \(Self.duration(Double(total - done) / rate))" }

@@ -5,10 +5,10 @@ import MatteboxImageIO
 import MatteboxPipeline
 import MatteboxRuntime
 
-/// `process --dry-run`: what would happen to each photo, decided by the same
-/// checks a run makes (the input is a readable regular file, the output may be
-/// written there, `--resume` has it done already), with nothing decoded or
-/// written.
+/// `process --dry-run`: what would happen to each photo, decided by the
+/// checks a run makes first (`BatchPreflight`: the input is a readable regular
+/// file, the output may be written there; `--resume` has it done already),
+/// with nothing decoded or written; it exits as the run would.
 struct DryRun {
     struct Entry: Encodable {
         enum Action: String, Encodable { case process, skip, refuse }
@@ -31,23 +31,18 @@ struct DryRun {
                 continue
             }
             guard queued.contains(input.stem) else { continue }
-            let extensionName = options.format?.fileExtension ?? "jpg|heic"
-            let output = options.outputDirectory.appendingPathComponent("\(input.stem).\(extensionName)")
-            do {
-                try InputFile.checkReadable(input.url)
-                _ = try ImageContainers.reader(for: input.url)
-                for format in options.format.map({ [$0] }) ?? [.jpeg, .heic] {
-                    let candidate = options.outputDirectory.appendingPathComponent("\(input.stem).\(format.fileExtension)")
-                    try options.safety.check(candidate, source: input.url, ownership: manifest.ownership)
-                }
-                entries.append(Entry(input: input.url.path, action: .process, output: output.path, reason: nil))
-            } catch let exists as OutputExists {
-                entries.append(Entry(input: input.url.path, action: .skip, output: exists.path, reason: "output exists (--no-clobber)"))
-            } catch {
-                entries.append(Entry(input: input.url.path, action: .refuse, output: output.path, reason: "\(error)"))
+            switch BatchPreflight.check(input, options: options, manifest: manifest) {
+            case .process(let output): entries.append(Entry(input: input.url.path, action: .process, output: output, reason: nil))
+            case .skip(let output):
+                entries.append(Entry(input: input.url.path, action: .skip, output: output, reason: "output exists (--no-clobber)"))
+            case .refuse(let output, let reason):
+                entries.append(Entry(input: input.url.path, action: .refuse, output: output, reason: reason))
             }
         }
     }
+
+    /// A dry run exits as the run would: 1 when a photo would be refused.
+    var refused: Bool { entries.contains { $0.action == .refuse } }
 
     func print(json: Bool) throws {
         if json { return try JSONOutput.print(["photos": entries]) }
