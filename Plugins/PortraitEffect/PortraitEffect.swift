@@ -24,7 +24,7 @@ final class PortraitEffect: PhotoProcessor {
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [
             Port(role: MBX_ROLE_PRIMARY, description: "the photo; rendered in place"),
-            Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "the subject, kept sharp (a portrait-matte stage makes one)"),
+            Port(role: MBX_ROLE_PORTRAIT_MATTE, optional: true, description: "the subject, kept sharp (a portrait-matte stage before it makes one; render --matte auto does)"),
             Port(role: MBX_ROLE_DISPARITY, optional: true, description: "measured disparity (iPhone, stereo): the blur follows it"),
             Port(role: MBX_ROLE_DEPTH, optional: true, description: "measured depth in metres, used as 1/depth when there is no disparity"),
             Port(
@@ -217,7 +217,7 @@ final class PortraitEffect: PhotoProcessor {
             if !removed.isEmpty {
                 try photo.setString(
                     "note.portraitEffectRemoved",
-                    "removed \(removed.joined(separator: ", ")): they describe the photo as shot, not the rendered one (keep-auxiliary: true keeps them)")
+                    "removed \(removed.joined(separator: ", ")): they describe the photo as shot, not the rendered one (the keep-auxiliary parameter keeps them; render: --keep-auxiliary)")
             }
         }
     }

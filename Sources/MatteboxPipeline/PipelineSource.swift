@@ -30,19 +30,26 @@ package struct PipelineSource: Sendable, Codable, Equatable {
 
     /// The pipeline file at `path`, a named pipeline (`portrait-mattes`: a
     /// file `pipelines/NAME.yaml` in the data folders), an inline pipeline
-    /// (`orientation ! portrait-matte effort=quality`, `InlinePipeline`), or the
+    /// (`orientation ! portrait-matte effort=quality`, `InlinePipeline`; with
+    /// `registry`, one stage alone too: `invert`, `my-grain gain=0.5`), or the
     /// default when there is none.
-    package static func load(_ path: String?) throws -> PipelineSource {
+    package static func load(_ path: String?, registry: PluginRegistry? = nil) throws -> PipelineSource {
         guard let path else { return .upright }
         if InlinePipeline.isInline(path) {
             return PipelineSource(text: try InlinePipeline.yaml(from: path), path: InlinePipeline.pathPrefix + path + "\"")
         }
         if !FileManager.default.fileExists(atPath: path), !path.contains("/"), !path.hasSuffix(".yaml"), !path.hasSuffix(".yml") {
             let named = Self.named
+            let firstWord = path.split(whereSeparator: \.isWhitespace).first.map { String($0).trimmingCharacters(in: ["?"]) } ?? path
+            if named[path] == nil, let registry, registry.plugin(named: firstWord) != nil {
+                return PipelineSource(text: try InlinePipeline.yaml(from: path), path: InlinePipeline.pathPrefix + path + "\"")
+            }
             guard let url = named[path] else {
+                let plugins = registry.map { $0.available.map(\.description.id).flatMap { [$0, String($0.split(separator: ".").last ?? "")] } } ?? []
                 throw MatteboxError(
-                    "no pipeline file or named pipeline `\(path)`\(Suggestion.clause(for: path, among: named.keys.sorted()))",
-                    hint: "named pipelines: \(named.keys.sorted().joined(separator: ", ")); `mattebox pipeline list` describes them",
+                    "no pipeline file, named pipeline or plugin `\(path)`\(Suggestion.clause(for: path, among: named.keys.sorted() + plugins))",
+                    hint: "named pipelines: \(named.keys.sorted().joined(separator: ", ")); `mattebox pipeline list` describes them, "
+                        + "`mattebox plugins list` lists the plugins a one-stage pipeline can name",
                     commandLineMistake: true)
             }
             return PipelineSource(text: try PipelineFile.load(url.path).contents, path: url.path)

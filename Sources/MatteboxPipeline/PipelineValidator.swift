@@ -40,8 +40,7 @@ package enum PipelineValidator {
         for (number, stage) in file.stages.enumerated() {
             // A stage names a plugin by id, or by the id's last part when only one plugin has it
             // (`portrait-matte` for org.mattebox.portrait-matte), as inline pipelines do.
-            let byLastPart = registry.available.filter { $0.description.id.hasSuffix("." + stage.plugin) }
-            guard let plugin = (registry.plugin(stage.plugin) ?? (byLastPart.count == 1 ? byLastPart.first : nil))?.description else {
+            guard let plugin = registry.plugin(named: stage.plugin)?.description else {
                 let ids = registry.available.map(\.description.id).sorted()
                 let known = ids.joined(separator: ", ")
                 issues.append(.init(

@@ -62,6 +62,15 @@ package struct PluginRegistry: Sendable {
 
     package func plugin(_ id: String) -> Available? { available.first { $0.description.id == id } }
 
+    /// A plugin by its id, or by the id's last part when only one plugin has
+    /// it (`portrait-matte` for org.mattebox.portrait-matte): the one rule for
+    /// pipelines, inline pipelines, `--set` and `plugins inspect`.
+    package func plugin(named name: String) -> Available? {
+        if let exact = plugin(name) { return exact }
+        let byLastPart = available.filter { $0.description.id.hasSuffix("." + name) }
+        return byLastPart.count == 1 ? byLastPart.first : nil
+    }
+
     /// A new instance of a plugin with the given (already validated) parameters.
     package func instantiate(_ id: String, parameters: [String: ParameterValue]) throws -> PluginInstance {
         guard let entry = plugin(id) else {

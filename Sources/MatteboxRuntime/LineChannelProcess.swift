@@ -32,7 +32,10 @@ package final class LineChannelProcess: @unchecked Sendable {
             case SIGFPE: return "SIGFPE"
             case SIGKILL: return "SIGKILL"
             case SIGTERM: return "SIGTERM"
-            default: return "signal \(signal)"
+            case SIGINT: return "SIGINT, as Ctrl-C sends"
+            case SIGHUP: return "SIGHUP"
+            case SIGPIPE: return "SIGPIPE"
+            default: return strsignal(signal).map { String(cString: $0) } ?? "an unnamed signal"
             }
         }
     }

@@ -185,7 +185,8 @@ struct CaptureCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: output)
         try OutputFolder.prepare(directory)
         let delivery = try CaptureService.makeDelivery(
-            pipeline: try PipelineSource.load(pipeline), registry: PluginRegistry.discoverForThisExecutable(),
+            pipeline: try PipelineSource.load(pipeline, registry: PluginRegistry.discoverForThisExecutable()),
+            registry: PluginRegistry.discoverForThisExecutable(),
             writer: PhotoWriter(directory: directory, format: outputFormat, quality: quality.flatMap { Int($0) }))
         let left = delivery.pendingProxies().count
         if left > 0 {
@@ -267,7 +268,8 @@ struct CaptureCommand: AsyncParsableCommand {
     private func finishPending() throws {
         let directory = URL(fileURLWithPath: output)
         let delivery = try CaptureService.makeDelivery(
-            pipeline: try PipelineSource.load(pipeline), registry: PluginRegistry.discoverForThisExecutable(),
+            pipeline: try PipelineSource.load(pipeline, registry: PluginRegistry.discoverForThisExecutable()),
+            registry: PluginRegistry.discoverForThisExecutable(),
             writer: PhotoWriter(directory: directory, format: outputFormat, quality: quality.flatMap { Int($0) }))
         var finished: [[String: String]] = []
         var failures = 0

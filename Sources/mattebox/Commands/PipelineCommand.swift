@@ -64,7 +64,7 @@ struct PipelineCommand: ParsableCommand {
 
         func run() throws {
             let registry = PluginRegistry.discoverForThisExecutable()
-            let source = try PipelineSource.load(file)
+            let source = try PipelineSource.load(file, registry: registry)
             let validated = try source.validate(registry: registry, providedRoles: Set(providedRoles.map { ImageRole($0) }))
             print("\(source.path): \(validated.stages.count) stage(s), valid")
             for (number, stage) in validated.stages.enumerated() {

@@ -95,16 +95,17 @@ struct PluginsCommand: ParsableCommand {
             abstract: "Describe a plugin: inputs, outputs and typed parameters with defaults and ranges.")
 
         @OptionGroup var verbosity: Verbosity
-        @Argument(help: "The plugin id, e.g. org.mattebox.orientation.", completion: Completions.pluginIDs) var id: String
+        @Argument(help: "The plugin id (org.mattebox.orientation), or its last part when only one plugin has it (orientation).", completion: Completions.pluginIDs) var id: String
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
             let registry = PluginRegistry.discoverForThisExecutable()
-            guard let entry = registry.plugin(id) else {
+            guard let entry = registry.plugin(named: id) else {
                 let ids = registry.available.map(\.description.id)
                 let known = ids.joined(separator: ", ")
-                throw MatteboxError(
-                    "no plugin \(id) on the search path\(Suggestion.clause(for: id, among: ids)) (found: \(known.isEmpty ? "none" : known))")
+                let names = ids + ids.compactMap { $0.split(separator: ".").last.map(String.init) }
+                throw ValidationError(
+                    "no plugin \(id) on the search path\(Suggestion.clause(for: id, among: names)) (found: \(known.isEmpty ? "none" : known))")
             }
             if json {
                 try JSONOutput.print(InspectReport(path: entry.path, plugin: entry.description))

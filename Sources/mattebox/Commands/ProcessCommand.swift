@@ -233,7 +233,7 @@ struct ProcessCommand: ParsableCommand {
         try BatchInputs.refuseOutputsOverInputs(inputs, options: options)
 
         let registry = PluginRegistry.discoverForThisExecutable()
-        var source = try PipelineSource.load(pipeline)
+        var source = try PipelineSource.load(pipeline, registry: registry)
         source.settings = try settings.map(ParameterSetting.init(parsing:))
         options.sidecarRoles = Set(inputs.flatMap(\.sidecars.keys))
         let validated = try source.validate(registry: registry, providedRoles: options.providedRoles)

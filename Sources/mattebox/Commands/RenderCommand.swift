@@ -27,7 +27,7 @@ struct RenderCommand: ParsableCommand {
             profile; its depth and mattes are left out (they describe the photo as shot) unless \
             --keep-auxiliary. Examples:
               mattebox render IMG_0001.HEIC -o out --aperture 2.8
-              mattebox render IMG_0001.HEIC -o out --focus 0.3,0.6        (refocus on a point)
+              mattebox render IMG_0001.HEIC -o out --focus 0.3,0.6   (refocus)
               mattebox render portrait.jpg -o out --background colour:#1e3a5f
               mattebox render portrait.jpg -o out --background transparent --format png
             """)
@@ -46,15 +46,18 @@ struct RenderCommand: ParsableCommand {
     var matte: MatteChoice = .auto
     @Flag(help: "Keep depth and mattes with the rendered photo (they describe the photo as shot, not the render).")
     var keepAuxiliary = false
-    @Option(help: "Output format (jpeg, png, heic); default: jpeg, or heic for a cut-out (png keeps its alpha too).")
+    @Option(help: "Output format (jpeg, png, heic); default: JPEG, or HEIC where JPEG would drop something the render keeps (a HEIC input's other images such as its gain map, a cut-out's alpha, depth and mattes with --keep-auxiliary).")
     var format: String?
     @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int?
+    @Flag(help: "With --keep-auxiliary, also write each depth and matte beside the render as NAME.ROLE.png.") var auxPng = false
     @Option(name: .shortAndLong, parsing: .unconditional, help: "Photos rendered at once (default: the number of cores).")
     var jobs: Int?
     @Flag(help: "Skip photos already rendered with the same settings.") var resume = false
-    @Option(parsing: .unconditional, help: "Add this to every output's name (IMG.heic -> IMG-portrait.jpg with --suffix -portrait), e.g. to write beside the originals.")
+    @Option(parsing: .unconditional, help: "Add this to every output's name (IMG.jpg -> IMG-portrait.jpg with --suffix -portrait), e.g. to write beside the originals.")
     var suffix: String?
     @Flag(help: "Replace earlier renders in the output folder, also those changed since.") var overwrite = false
+    @Flag(help: "Replace any existing file but an input (files Mattebox did not write too).") var replaceOtherFiles = false
+    @Flag(name: [.customShort("n"), .long], help: "Skip photos whose outputs exist.") var noClobber = false
     @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
     @Flag(help: "List what would happen to each photo and stop.") var dryRun = false
 
@@ -70,10 +73,21 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--focus is subject or x,y with both in 0-1 (e.g. 0.5,0.4), not \(focus)")
             }
         }
+        // Checked here as the effect will read it, so a mistake is a command-line mistake (exit 64), not a failed photo.
         let lower = background.lowercased()
-        guard ["blur", "transparent"].contains(lower) || lower.hasPrefix("colour:") || lower.hasPrefix("color:")
-            || lower.hasPrefix("image:")
-        else { throw ValidationError("--background is blur, colour:#RRGGBB, image:PATH or transparent, not \(background)") }
+        if lower.hasPrefix("colour:") || lower.hasPrefix("color:") {
+            let hex = lower.split(separator: ":", maxSplits: 1)[1].drop { $0 == "#" }
+            guard hex.count == 6, UInt32(hex, radix: 16) != nil else {
+                throw ValidationError("--background colour:#RRGGBB takes six hex digits (e.g. colour:#1e3a5f), not \(background)")
+            }
+        } else if lower.hasPrefix("image:") {
+            let path = String(background.dropFirst("image:".count))
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw ValidationError("--background image:\(path): no readable file there")
+            }
+        } else if !["blur", "transparent"].contains(lower) {
+            throw ValidationError("--background is blur, colour:#RRGGBB, image:PATH or transparent, not \(background)")
+        }
     }
 
     /// The pipeline the options describe: a portrait matte when the photo has none, then the effect.
@@ -96,10 +110,13 @@ struct RenderCommand: ParsableCommand {
         var arguments = photos + ["-o", output, "--pipeline", pipeline.path]
         if let format { arguments += ["--format", format] }
         if let quality { arguments += ["--quality", "\(quality)"] }
+        if auxPng { arguments.append("--aux-png") }
         if let jobs { arguments += ["--jobs", "\(jobs)"] }
         if resume { arguments.append("--resume") }
         if let suffix { arguments += ["--suffix", suffix] }
         if overwrite { arguments.append("--overwrite") }
+        if replaceOtherFiles { arguments.append("--replace-other-files") }
+        if noClobber { arguments.append("--no-clobber") }
         if json { arguments.append("--json") }
         if dryRun { arguments.append("--dry-run") }
         if verbosity.quiet { arguments.append("-q") }

@@ -86,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
         configuration.requestTimeout = requestTimeout
         configuration.queueMemory = queue.bytes
-        let pipelineSource = try pipeline.map { try PipelineSource.load($0) }
+        let pipelineSource = try pipeline.map { try PipelineSource.load($0, registry: PluginRegistry.discoverForThisExecutable()) }
             ?? (PipelineSource.named["portrait-mattes"] != nil ? try PipelineSource.load("portrait-mattes") : PipelineSource.load(nil))
         let app = try CameraApp(
             configuration: configuration, cameras: cameras, camera: chosen, pipeline: pipelineSource,
