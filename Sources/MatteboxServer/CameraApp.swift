@@ -128,6 +128,7 @@ package final class CameraApp: Sendable {
         defer { closers.forEach { $0.cancel() } }
 
         let router = Router(context: AppRequestContext.self)
+        router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: AccessMiddleware(policy: policy))
         addPageRoutes(to: router)
         addSessionRoutes(to: router)

@@ -119,7 +119,8 @@ extension CameraApp {
         }
 
         router.post("/api/capture") { request, context -> Response in
-            let wanted = try await JSONReply.decode(CaptureRequest.self, from: request, context: context)
+            let wanted = try await JSONReply.decode(
+                CaptureRequest.self, from: request, context: context, empty: CaptureRequest())
             let settings: PhotoSettings
             do { settings = try self.photoSettings(wanted) } catch let error as MatteboxError {
                 return try JSONReply.error(.badRequest, error.description)

@@ -60,4 +60,44 @@ import Testing
         #expect(failed.allSatisfy { ($0["stages"] as? [Any])?.isEmpty ?? true }, "refused before any stage ran")
         #expect(try String(contentsOf: out.appendingPathComponent("orientation-6.heic"), encoding: .utf8) == "someone else's")
     }
+
+    /// 5. Command-line mistakes exit 64, as README says: a background render cannot read, a plugin that is not there.
+    @Test func commandLineMistakesExit64() throws {
+        let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg").path
+        let out = try TestEnvironment.scratchDirectory("exit64")
+        for background in ["colour:blue", "image:/nope.jpg"] {
+            let run = TestEnvironment.run([TestEnvironment.mattebox, "render", photo, "-o", out.path, "--background", background])
+            #expect(run.status == 64 && run.errors.contains(background.hasPrefix("colour") ? "six hex digits" : "no readable file"), "\(background): \(run.errors)")
+        }
+        let inspect = TestEnvironment.run([TestEnvironment.mattebox, "plugins", "inspect", "NOSUCH"])
+        #expect(inspect.status == 64 && inspect.errors.contains("no plugin NOSUCH"))
+    }
+
+    /// 7. A plugin's short name works wherever a plugin is named: plugins inspect, and a one-stage inline pipeline.
+    @Test func shortNamesWorkEverywhere() throws {
+        let inspect = TestEnvironment.run([TestEnvironment.mattebox, "plugins", "inspect", "orientation"])
+        #expect(inspect.status == 0 && inspect.output.contains("org.mattebox.orientation"), "\(inspect.errors)")
+        let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg").path
+        let out = try TestEnvironment.scratchDirectory("one-stage")
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "process", photo, "-o", out.path, "--pipeline", "orientation", "--json"])
+        #expect(run.status == 0, "a one-stage inline pipeline: \(run.errors)")
+        let typo = TestEnvironment.run([TestEnvironment.mattebox, "process", photo, "-o", out.path, "--pipeline", "portrait-mates"])
+        #expect(typo.status == 64 && typo.errors.contains("did you mean `portrait-mattes`"), "\(typo.errors)")
+    }
+
+    /// 4. render --help says what a HEIC input becomes, and it does.
+    @Test func renderSaysAndDoesWhatAHEICBecomes() throws {
+        let help = TestEnvironment.run([TestEnvironment.mattebox, "render", "--help"])
+        #expect(help.output.contains("a HEIC input's other images"))
+        guard let shared = TestEnvironment.shared else {
+            print("../shared is not beside this clone; the HEIC render is skipped")
+            return
+        }
+        let out = try TestEnvironment.scratchDirectory("render-heic")
+        let run = TestEnvironment.run(
+            [TestEnvironment.mattebox, "render", shared.appendingPathComponent("heic-samples/pillow_heif__pug.heic").path, "-o", out.path],
+            timeout: 300)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("pillow_heif__pug.heic").path))
+    }
 }

@@ -232,6 +232,29 @@ import Testing
         #expect(try app.send("GET", "/api/status").status == 200)
     }
 
+    /// Issue 46, finding 13: a body that is not the JSON object asked for is 400 with words a client can act
+    /// on (not Swift's decoder text), a malformed chunk is 400 (not 413), and every error has one shape.
+    @Test func badBodiesAre400InWordsAndEveryErrorHasOneShape() throws {
+        let app = try ServedApp()
+        func error(_ reply: ServedApp.Reply) -> String? { reply.json["error"] as? String }
+        let empty = try app.send("PUT", "/api/controls", json: "", token: true)
+        #expect(empty.status == 400 && error(empty)?.contains("needs a JSON object") == true, "\(String(decoding: empty.body, as: UTF8.self))")
+        let array = try app.send("PUT", "/api/controls", json: "[1]", token: true)
+        #expect(array.status == 400 && error(array)?.contains("the body should be a JSON object") == true, "\(error(array) ?? "")")
+        let half = try app.send("POST", "/api/focus", json: #"{"x": 0.5}"#, token: true)
+        #expect(half.status == 400 && error(half)?.contains("`y` is missing") == true, "\(error(half) ?? "")")
+        let wrong = try app.send("POST", "/api/focus", json: #"{"x": "left", "y": 0.5}"#, token: true)
+        #expect(wrong.status == 400 && error(wrong)?.contains("`x` should be a number") == true, "\(error(wrong) ?? "")")
+        let tooLarge = try app.send("PUT", "/api/controls", json: "{\"gain\": \"" + String(repeating: "9", count: 100_000) + "\"}", token: true)
+        #expect(tooLarge.status == 413 && error(tooLarge) != nil, "one shape for Hummingbird's errors too")
+        let chunked = try ServedApp.request(
+            "PUT /api/controls HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\nConnection: close\r\nX-Mattebox-Token: \(app.token)\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", port: app.port)
+        #expect(chunked.status == 400, "a chunk size that is not hex is a bad request (status \(chunked.status))")
+        let missing = try app.send("GET", "/api/library/nope.jpg/file")
+        #expect(missing.status == 404 && error(missing) != nil)
+    }
+
     @Test func libraryFilesAreServedWithTheirOwnMIMEType() throws {
         let source = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
         let app = try ServedApp { library in
