@@ -17,12 +17,14 @@ package enum ContactSheet {
         var top: [(PixelImage, String)] = [
             (primary, "primary \(photo.primary.width)x\(photo.primary.height), orientation \(photo.metadata.orientation.rawValue)")
         ]
-        // The colour map's legend only where there is depth to read with it; else an empty cell keeps the grid.
+        // Under the primary: the colour map's legend where there is depth to read with it, else the
+        // primary again, to compare the overlays beside it with. A photo with no auxiliary image has no
+        // lower row at all.
         let hasDepth = upright.auxiliary[.depth] != nil || upright.auxiliary[.disparity] != nil
         var bottom: [(PixelImage, String)] = [
             hasDepth
                 ? (legend(width: width, height: height), "colour map: near (red) to far (blue)")
-                : (PixelImage(width: width, height: height, channels: 3, format: .uint8), "overlays:")
+                : (primary, "overlays of each image on the primary:")
         ]
         for role in upright.auxiliary.keys.sorted() where role != .thumbnail {
             let image = upright.auxiliary[role]!
@@ -32,6 +34,7 @@ package enum ContactSheet {
             top.append((view, caption(role, image, info)))
             bottom.append((overlay(view, on: primary, isDepth: isDepth), "\(role) over primary"))
         }
+        guard bottom.count > 1 else { return try layout([(top[0].0, top[0].1 + "; no auxiliary images")], columns: 1) }
         return try layout(top + bottom, columns: top.count)
     }
 

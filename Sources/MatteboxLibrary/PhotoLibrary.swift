@@ -26,6 +26,9 @@ package final class PhotoLibrary: Sendable {
         package var id: String
         package var bytes: Int64
         package var modified: Date
+        /// When the library first saw the file (its modification time then): kept when the file is
+        /// rewritten (a capture's final replacing its proxy), so photos stay in the order they came.
+        package var added: Date?
         package var width: Int?
         package var height: Int?
         /// Auxiliary images the viewer can lay over the photo (depth, mattes).
@@ -96,6 +99,7 @@ package final class PhotoLibrary: Sendable {
                 continue
             }
             var item = Self.describe(directory.appendingPathComponent(name), id: name, bytes: info.bytes, modified: info.modified)
+            item.added = known[name]?.added ?? known[name]?.modified ?? info.modified
             item.livePhotoMovie = movies.movie(for: name)
             items.append(item)
             if indexed {
@@ -111,7 +115,12 @@ package final class PhotoLibrary: Sendable {
             }
             if changed { save(known) }
         }
-        return items.sorted { $0.modified != $1.modified ? $0.modified > $1.modified : $0.id > $1.id }
+        // Newest first by when each came, not by its last write: a burst's finals, written one by one
+        // after their proxies, keep the order of the presses.
+        return items.sorted { first, second in
+            let (a, b) = (first.added ?? first.modified, second.added ?? second.modified)
+            return a != b ? a > b : first.id > second.id
+        }
     }
 
     private func save(_ items: [String: Item]) {

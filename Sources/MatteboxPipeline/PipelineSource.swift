@@ -68,7 +68,10 @@ package struct PipelineSource: Sendable, Codable, Equatable {
         // The first sentence, or clause before a colon: one line in a listing.
         let ends = [". ", ": "].compactMap { comment.range(of: $0)?.lowerBound }
         let sentence = String(comment[..<(ends.min() ?? comment.endIndex)]).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return (sentence.count > 100 ? sentence.prefix(99) + "…" : sentence) + "."
+        guard sentence.count > 110 else { return sentence + "." }
+        // Cut at a word, never inside one.
+        let cut = sentence.prefix(100)
+        return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]).trimmingCharacters(in: CharacterSet(charactersIn: " ,;")) + " …"
     }
 
     /// The named pipelines the data folders hold, by name.

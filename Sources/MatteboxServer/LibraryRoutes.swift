@@ -92,7 +92,7 @@ package struct LibraryRoutes: Sendable {
         }
         router.post("/api/library/{id}/portrait") { request, context -> Response in
             let id = try context.parameters.require("id")
-            let settings = try await JSONReply.decode(PortraitStudio.Settings.self, from: request, context: context)
+            let settings = try await JSONReply.decode(PortraitStudio.Settings.self, from: request, context: context, empty: .init())
             return try await Self.portraitAnswer {
                 let copy = try await BlockingWork.run { try studio.saveCopy(id, settings: settings) }
                 return try JSONReply.ok(["id": copy, "original": id])

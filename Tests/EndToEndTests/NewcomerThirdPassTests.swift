@@ -1,4 +1,6 @@
 import Foundation
+import MatteboxCore
+import MatteboxImageIO
 import MatteboxTestSupport
 import Testing
 
@@ -99,5 +101,41 @@ import Testing
             timeout: 300)
         #expect(run.status == 0, "\(run.errors)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("pillow_heif__pug.heic").path))
+    }
+
+    /// 9. inspect takes several files (JSON: an array; one unreadable file fails the run, not the others),
+    /// and a photo without auxiliary images gets a sheet without an empty overlays row.
+    @Test func inspectTakesSeveralFilesAndDrawsNoEmptyRow() throws {
+        let photos = ["orientation-6.jpg", "orientation-3.jpg"].map { TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/\($0)").path }
+        let json = TestEnvironment.run([TestEnvironment.mattebox, "inspect", "--json"] + photos)
+        #expect(json.status == 0)
+        #expect((try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [Any])?.count == 2)
+        let missing = TestEnvironment.run([TestEnvironment.mattebox, "inspect"] + photos + ["/nope.jpg"])
+        #expect(missing.status == 1 && missing.output.contains("orientation-3.jpg") && missing.errors.contains("/nope.jpg"))
+        let sheets = try TestEnvironment.scratchDirectory("sheets")
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "inspect"] + photos + ["--sheet", sheets.path + "/", "--sheet-height", "100"])
+        #expect(run.status == 0, "\(run.errors)")
+        let sheet = try ImageDecoder.decodePhoto(at: sheets.appendingPathComponent("orientation-6-sheet.png")).primary
+        #expect(sheet.height < 200, "one row: the primary alone, no empty overlays panel (\(sheet.height) px)")
+    }
+
+    /// 3 and 8. What portrait-mattes says of a faceless landscape is what it does (a HEIC with its sky
+    /// matte), `pipeline list` cuts no word, and the app's docs list its portrait endpoints.
+    @Test func descriptionsAgreeWithWhatHappens() throws {
+        let list = TestEnvironment.run([TestEnvironment.mattebox, "pipeline", "list"])
+        #expect(list.status == 0 && !list.output.contains("….") && list.output.contains("a sky matte"))
+        for line in list.output.split(separator: "\n") where line.hasSuffix("…") {
+            #expect(line.dropLast().hasSuffix(" "), "cut at a word: \(line)")
+        }
+        let docs = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("docs/camera-app.md"), encoding: .utf8)
+        #expect(docs.contains("/api/library/ID/portrait.jpg") && docs.contains("POST /api/library/ID/portrait"))
+        let landscape = "/usr/share/doc/opencv-doc/examples/data/home.jpg"
+        guard FileManager.default.fileExists(atPath: landscape) else { return }
+        let out = try TestEnvironment.scratchDirectory("landscape")
+        let run = TestEnvironment.run(
+            [TestEnvironment.mattebox, "process", landscape, "-o", out.path, "--pipeline", "portrait-mattes", "--json"], timeout: 300)
+        #expect(run.status == 0, "\(run.errors)")
+        let written = try ImageDecoder.decodePhoto(at: out.appendingPathComponent("home.heic"))
+        #expect(written.auxiliary[.skyMatte] != nil && written.auxiliary[.portraitMatte] == nil)
     }
 }

@@ -27,13 +27,44 @@ struct InspectCommand: ParsableCommand {
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "A HEIF/HEIC file, a JPEG, PNG, TIFF or WebP still, a QuickTime/MP4 movie, or - for standard input.") var file: String
+    @Argument(help: "HEIF/HEIC files, JPEG, PNG, TIFF or WebP stills, QuickTime/MP4 movies, or - for standard input (several: each in turn; --json prints an array).")
+    var files: [String]
     @Flag(help: "Print the listing as JSON.") var json = false
     @Option(help: "Also write a contact sheet PNG to this path (its folder must exist).") var sheet: String?
     @Flag(help: "Replace the contact sheet if it exists.") var overwrite = false
     @Option(help: "Height of each image on the contact sheet, in pixels.") var sheetHeight: Int = 240
 
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give a file to inspect") }
+        if files.count > 1, let sheet, !sheet.hasSuffix("/"), !FileManager.default.fileExists(atPath: sheet + "/.") {
+            throw ValidationError("--sheet with several files takes a folder (each sheet is named after its photo), not \(sheet)")
+        }
+    }
+
+    /// Each file in turn, as exiftool and heif-info take several; one that cannot be read is an
+    /// error named on standard error, the others are still inspected, and the exit status is 1.
     func run() throws {
+        var reports: [Data] = []
+        var failed = 0
+        for (index, file) in files.enumerated() {
+            if !json, index > 0 { print() }
+            do {
+                if let report = try inspect(file) { reports.append(report) }
+            } catch {
+                guard files.count > 1 else { throw error }
+                failed += 1
+                Log.emit(.error, "\(error)")
+            }
+        }
+        if json {
+            let joined = files.count == 1 ? (reports.first ?? Data()) : Data("[\n".utf8) + Data(reports.joined(separator: Data(",\n".utf8))) + Data("\n]".utf8)
+            FileHandle.standardOutput.write(joined + Data("\n".utf8))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// One file: its listing printed (text), or returned (JSON).
+    private func inspect(_ file: String) throws -> Data? {
         var spool: URL?
         defer { StandardStreams.cleanUp(spool) }
         let url = try StandardStreams.input(file) {
@@ -41,7 +72,7 @@ struct InspectCommand: ParsableCommand {
             return spool!
         }
         try InputFile.checkReadable(url)
-        if try inspectOther(url) { return }
+        if let other = try inspectOther(url) { return other.isEmpty ? nil : other }
         if ImageContainers.container(of: url)?.name != "heic" {
             let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""
             throw MatteboxError("\(url.path): not a photo or movie Mattebox reads\(kind); inspect reads HEIF/HEIC, JPEG, PNG, TIFF, WebP and BMP stills and QuickTime/MP4 movies")
@@ -51,13 +82,15 @@ struct InspectCommand: ParsableCommand {
         let libheif = HEIFInspector.libheifVerdict(at: url)
         let live = LivePhotoInspection.inspect(
             still: url, contentIdentifier: summary.exif?.contentIdentifier, motionPhotoMovie: motionPhoto?.movie, xmp: motionPhoto?.xmp)
+        var report: Data?
         if json {
-            try JSONOutput.print(HEIFInspectReport(summary: summary, libheif: libheif, livePhoto: live.isEmpty ? nil : live))
+            report = try JSONOutput.encode(HEIFInspectReport(summary: summary, libheif: libheif, livePhoto: live.isEmpty ? nil : live))
         } else {
             print(InspectionText.render(summary, libheif: libheif))
             for line in live.lines { print(line) }
         }
         if let sheetTarget { try writeSheet(of: try ImageDecoder.decodePhoto(at: url), to: sheetTarget) }
+        return report
     }
 }
 
@@ -83,18 +116,19 @@ extension InspectCommand {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
     }
 
-    /// Movies and JPEG stills: what they say of a Live Photo. False for anything else.
-    private func inspectOther(_ url: URL) throws -> Bool {
+    /// Movies and JPEG stills: what they say of a Live Photo, printed (empty data) or as JSON;
+    /// nil for anything else.
+    private func inspectOther(_ url: URL) throws -> Data? {
         let head = try FileHandle(forReadingFrom: url).read(upToCount: 16) ?? Data()
         if MovieInspector.looksLikeMovie(ArraySlice(head)) {
             guard sheet == nil else { throw ValidationError("--sheet draws photos; \(url.path) is a movie") }
             let summary = try MovieInspector.inspect(at: url)
             let bytes = Self.byteCount(of: url)
-            if json { try JSONOutput.print(MovieInspectReport(file: url.path, bytes: bytes, movie: summary)) }
-            else { print(MovieInspectionText.render(summary, path: url.path, bytes: bytes)) }
-            return true
+            if json { return try JSONOutput.encode(MovieInspectReport(file: url.path, bytes: bytes, movie: summary)) }
+            print(MovieInspectionText.render(summary, path: url.path, bytes: bytes))
+            return Data()
         }
-        guard let container = ImageContainers.container(of: url), container.name != "heic" else { return false }
+        guard let container = ImageContainers.container(of: url), container.name != "heic" else { return nil }
         let sheetTarget = try sheetTarget(for: url)
         let photo = try ImageContainers.reader(for: url).readPhoto(at: url)
         let live = LivePhotoInspection.inspect(
@@ -102,9 +136,10 @@ extension InspectCommand {
             xmp: photo.metadata.xmp)
         let still = StillInspection(
             photo, file: url, bytes: Self.byteCount(of: url), format: container.displayName, livePhoto: live.isEmpty ? nil : live)
-        if json { try JSONOutput.print(still) } else { print(still.text) }
+        let report = json ? try JSONOutput.encode(still) : Data()
+        if !json { print(still.text) }
         if let sheetTarget { try writeSheet(of: photo, to: sheetTarget) }
-        return true
+        return report
     }
 }
 
