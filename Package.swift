@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "MatteboxCaptureServiceTests",
             dependencies: [
-                "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxImageIO", "MatteboxCore",
+                "MatteboxCaptureService", "MatteboxCapture", "MatteboxPipeline", "MatteboxImageIO", "MatteboxCore", "MatteboxRuntime",
                 "MatteboxTestSupport",
             ]),
         .testTarget(
