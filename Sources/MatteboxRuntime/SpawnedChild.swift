@@ -74,14 +74,18 @@ package struct SpawnedChild: Sendable {
             envp.forEach { free($0) }
         }
         // The child starts with the default signal handling, whatever this process
-        // blocks or ignores (SIGPIPE here; a test runner may block SIGTERM), so it can be stopped.
+        // blocks or ignores (SIGPIPE here; a test runner may block SIGTERM), so it can be stopped;
+        // but SIGINT and SIGHUP stay ignored when this process was started ignoring them (a job a
+        // script put in the background with &), so the batch ignores them as a whole instead of its
+        // workers dying under a parent that carries on.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t(), defaults = sigset_t()
         sigemptyset(&none)
         sigemptyset(&defaults)
-        for signalNumber in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signalNumber) }
+        for signalNumber in [SIGPIPE, SIGTERM] { sigaddset(&defaults, signalNumber) }
+        for signalNumber in [SIGINT, SIGHUP] where !Self.isIgnored(signalNumber) { sigaddset(&defaults, signalNumber) }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
@@ -94,6 +98,13 @@ package struct SpawnedChild: Sendable {
             throw SpawnError(message: "\(arguments[0]): \(String(cString: strerror(status)))")
         }
         return SpawnedChild(pid: child, input: ours[0], output: ours[1], errors: ours[2])
+    }
+
+    /// Whether this process ignores `signalNumber` (SIG_IGN), as it was started or set.
+    static func isIgnored(_ signalNumber: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signalNumber, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN is (void (*)(int))1
     }
 
     /// Waits for the child to end and reaps it.

@@ -138,4 +138,56 @@ import Testing
         let written = try ImageDecoder.decodePhoto(at: out.appendingPathComponent("home.heic"))
         #expect(written.auxiliary[.skyMatte] != nil && written.auxiliary[.portraitMatte] == nil)
     }
+
+    /// 10. A batch a script started in the background (SIGINT ignored, as `&` does) ignores SIGINT to its
+    /// process group as a whole: no worker or inference process dies under it, every photo is written.
+    @Test func aBackgroundBatchIgnoresSIGINTAsAWhole() throws {
+        let photos = try TestEnvironment.scratchDirectory("sigint-in")
+        for index in 1...6 {
+            try FileManager.default.copyItem(
+                at: TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg"),
+                to: photos.appendingPathComponent("a\(index).jpg"))
+        }
+        let out = try TestEnvironment.scratchDirectory("sigint-out")
+        let process = Process()
+        // Its own process group (setsid: as a job), SIGINT ignored before mattebox starts, as a shell's & leaves it.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = [
+            "--wait", "/bin/sh", "-c", "trap '' INT; exec \"$0\" process \"$1\" -o \"$2\" -j 2 --pipeline portrait-mattes --json",
+            TestEnvironment.mattebox, photos.path, out.path,
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(TestEnvironment.isolatedFolders) { _, ours in ours }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Once the workers are at work (the batch's group holds it and two workers), the group gets SIGINT.
+        // The group is the batch's own (setsid may fork first, so it is read from /proc, not assumed).
+        func processes() -> [(pid: Int32, group: Int32, command: String)] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap { entry in
+                guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                    let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 3, let group = Int32(fields[3]),
+                    let command = try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8)
+                else { return nil }
+                return (pid, group, command)
+            }
+        }
+        var group: Int32 = 0
+        #expect(Waiting.until(60) {
+            let all = processes()
+            // The batch itself: its first argument the mattebox binary (not setsid or the shell naming it too).
+            guard let batch = all.first(where: { $0.command.hasPrefix(TestEnvironment.mattebox + "\0process\0") }) else { return false }
+            group = batch.group
+            return all.filter { $0.group == batch.group }.count >= 3
+        }, "the workers started")
+        Thread.sleep(forTimeInterval: 1)
+        // Never this test's own group: only the batch's, which setsid made.
+        try #require(group > 1 && group != getpgrp(), "the batch runs in its own process group")
+        #expect(kill(-group, SIGINT) == 0, "the batch's process group got SIGINT")
+        let report = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: report, as: UTF8.self))")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".heic") }
+        #expect(written.count == 6)
+    }
 }
