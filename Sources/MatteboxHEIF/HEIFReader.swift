@@ -74,6 +74,11 @@ package enum HEIFReader {
         var photo = Photo(primary: primary, metadata: metadata)
         var damaged: [String] = []
         for (id, urn, depth) in try auxiliaryItems(of: primaryID, in: container) {
+            // An auxiliary image with no type says nothing of what it is (its `auxC` damaged): left out, named.
+            guard !urn.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty else {
+                damaged.append("item \(id): its auxiliary type ('auxC') is empty, so what it holds is unknown")
+                continue
+            }
             var role = AuxiliaryType.role(for: urn, depth: depth)
             var suffix = 2
             while photo.auxiliary[role] != nil {

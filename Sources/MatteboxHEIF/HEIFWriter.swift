@@ -83,10 +83,38 @@ package enum HEIFWriter {
     {
         do {
             var notKept: [String] = []
-            let bytes = try build(photo, options: options, notKept: &notKept)
+            var bytes = try build(photo, options: options, notKept: &notKept)
+            // Never a file libheif refuses: what was copied from a damaged input is the likely cause, so
+            // the photo is written again with every image encoded and nothing else of the input carried;
+            // if libheif refuses that too, the photo fails and nothing is written.
+            if let refusal = libheifRefusal(bytes) {
+                guard options.passthrough else {
+                    throw MatteboxError("\(photo.displayName): the HEIF made of it is one libheif refuses (\(refusal)); nothing was written")
+                }
+                var fresh = options
+                fresh.passthrough = false
+                notKept = []
+                bytes = try build(photo, options: fresh, notKept: &notKept)
+                if let again = libheifRefusal(bytes) {
+                    throw MatteboxError("\(photo.displayName): the HEIF made of it is one libheif refuses (\(again)); nothing was written")
+                }
+                notKept.insert(
+                    "what was copied of the input (libheif refused the file with it: \(refusal)); every image was encoded again", at: 0)
+                Log.emit(.warning, "\(photo.displayName): libheif refused the output with the input's items copied (\(refusal)); written with every image encoded again")
+            }
             return (Data(bytes), notKept)
         } catch let error as HEIFError {
             throw MatteboxError(error, file: photo.displayName)
+        }
+    }
+
+    /// Why libheif refuses `bytes` as a HEIF file, or nil when it opens it.
+    static func libheifRefusal(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try HEVCCodec.describeWithLibheif(bytes)
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 

@@ -13,6 +13,14 @@ package struct SeededGenerator: RandomNumberGenerator {
         print("\(label): random seed \(seed) (MATTEBOX_TEST_SEED=\(seed) replays it)")
     }
 
+    /// A fixed seed, unless MATTEBOX_TEST_SEED gives another: the same inputs on every run (a gate that
+    /// never fails by chance), replayable with another seed to explore.
+    package init(_ label: String, fixed: UInt64) {
+        seed = ProcessInfo.processInfo.environment["MATTEBOX_TEST_SEED"].flatMap { UInt64($0) } ?? fixed
+        state = seed
+        print("\(label): seed \(seed) (MATTEBOX_TEST_SEED=N for others)")
+    }
+
     package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
