@@ -190,4 +190,34 @@ import Testing
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".heic") }
         #expect(written.count == 6)
     }
+
+    /// 12. A JPEG whose XMP packet is damaged comes out with one XMP segment, never the damaged one
+    /// beside a repaired one (the damages tried: no NUL after the namespace, bytes that are not UTF-8,
+    /// a packet cut short, a processing instruction with no data).
+    @Test func aDamagedXMPPacketIsWrittenOnce() throws {
+        let source = [UInt8](try Data(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg")))
+        let packet = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" dc:format="image/jpeg"/></rdf:RDF></x:xmpmeta>"#.utf8)
+        let namespace = Array("http://ns.adobe.com/xap/1.0/".utf8)
+        let damaged: [String: [UInt8]] = [
+            "no-nul": namespace + packet,
+            "not-utf8": namespace + [0] + packet.prefix(80) + [0xFF, 0xFE] + packet.dropFirst(80),
+            "cut-short": namespace + [0] + packet.prefix(60),
+            "empty-pi": namespace + [0] + Array("<?xpacket?>".utf8) + packet,
+        ]
+        let folder = try TestEnvironment.scratchDirectory("damaged-xmp")
+        for (name, payload) in damaged {
+            let segment = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+            try Data(source.prefix(2) + segment + source.dropFirst(2)).write(to: folder.appendingPathComponent("\(name).jpg"))
+        }
+        for pipeline in ["orientation", "orientation ! invert"] {
+            let out = try TestEnvironment.scratchDirectory("damaged-xmp-out")
+            let run = TestEnvironment.run([TestEnvironment.mattebox, "process", folder.path, "-o", out.path, "--pipeline", pipeline, "-q"])
+            #expect(run.status == 0, "\(run.errors)")
+            for name in damaged.keys {
+                let written = try Data(contentsOf: out.appendingPathComponent("\(name).jpg"))
+                let segments = written.ranges(of: Data(namespace)).count
+                #expect(segments <= 1, "\(name) through \(pipeline): \(segments) XMP segments")
+            }
+        }
+    }
 }
