@@ -45,3 +45,13 @@ import Testing
         #expect(reason.contains("/nonexistent/helper"), "\(reason)")
     }
 }
+
+/// A worker's death names its signal once, in words (issue 46: "signal 2 (signal 2)").
+@Suite struct SignalNameTests {
+    @Test func aSignalIsNamedOnceInWords() {
+        let interrupted = LineChannelProcess.Failure.signalled(SIGINT).description
+        #expect(interrupted == "worker killed by signal 2 (SIGINT, as Ctrl-C sends)")
+        let other = LineChannelProcess.Failure.signalled(SIGUSR1).description
+        #expect(!other.contains("(signal ") && other.hasPrefix("worker killed by signal \(SIGUSR1) ("), "\(other)")
+    }
+}
