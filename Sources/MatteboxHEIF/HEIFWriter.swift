@@ -49,6 +49,9 @@ package struct HEIFWriteOptions: Sendable, Equatable {
         }
     }
 
+    /// The x265 preset mattes are encoded with, whatever the photo's (see `addAuxiliary`).
+    package static let matteEncoderPreset = "ultrafast"
+
     package static func == (a: HEIFWriteOptions, b: HEIFWriteOptions) -> Bool {
         (a.quality, a.preset, a.thumbnailSize, a.passthrough, a.dynamicDepth) == (b.quality, b.preset, b.thumbnailSize, b.passthrough, b.dynamicDepth)
             && a.encodedAhead === b.encodedAhead
@@ -332,6 +335,13 @@ package enum HEIFWriter {
         var auxSettings = settings
         auxSettings.thumbnailSize = 0
         auxSettings.bitDepth = stored.image.format == .uint16 ? 10 : 8
+        // A matte is smooth: x265's ultrafast preset keeps it as close to its pixels as the photo's
+        // preset does (measured on a 2016x1512 MODNet matte at quality 75: mean error 0.023 levels
+        // against 0.020 at fast, the worst pixel 4 levels either way) in a third of the time.
+        // Depth keeps the photo's preset.
+        if role != .depth, role != .disparity, stored.image.channels == 1, stored.image.format == .uint8 {
+            auxSettings.preset = HEIFWriteOptions.matteEncoderPreset
+        }
         let coded = try HEVCCodec.encode(stored.image, settings: auxSettings).image
         // pixi is written by libheif for colour images; grey ones get theirs here.
         let id = try addImage(coded, hidden: true, to: &builder, transforms: [])
