@@ -80,7 +80,7 @@ import Testing
     @Test func namedPipelinesAreListedAndShown() {
         let list = mattebox("pipeline", "list")
         #expect(list.status == 0)
-        #expect(list.output.contains("portrait-mattes  Portrait matte, hair/skin/teeth mattes and HEIF packaging."), "\(list.output)")
+        #expect(list.output.contains("portrait-mattes  Portrait matte, hair/skin/teeth mattes, a sky matte and HEIF packaging."), "\(list.output)")
         let show = mattebox("pipeline", "show", "portrait-mattes")
         #expect(show.status == 0)
         #expect(show.output.contains("portrait-mattes.yaml") && show.output.contains("plugin: org.mattebox.semantic-mattes"))

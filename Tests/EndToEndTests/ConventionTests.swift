@@ -28,7 +28,7 @@ import Testing
         // A subcommand's mistake shows that subcommand's usage, not the root's.
         #expect(jobs.errors.contains("Usage: mattebox process"), "\(jobs.errors)")
         let plugin = mattebox("plugins", "inspect", "org.mattebox.mirorring")
-        #expect(plugin.status == 1 && plugin.errors.contains("did you mean `org.mattebox.mirroring`?"), "\(plugin.errors)")
+        #expect(plugin.status == 64 && plugin.errors.contains("did you mean `org.mattebox.mirroring`?"), "\(plugin.errors)")
         let empty = mattebox("process", folder.path, "-o", folder.appendingPathComponent("out").path)
         #expect(empty.status == 1 && empty.errors.contains("no photos found"), "a data problem is 1, not 64: \(empty.errors)")
     }
@@ -41,9 +41,12 @@ import Testing
         #expect(check.status == 64, "the pipeline named on the command line cannot run: a command-line mistake")
         #expect(check.errors.contains("did you mean `org.mattebox.orientation`?"), "\(check.errors)")
         #expect(check.errors.contains("did you mean `policy`?"), "\(check.errors)")
-        let named = mattebox("pipeline", "check", "portrait-matte")
+        let named = mattebox("pipeline", "check", "portrait-mates")
         #expect(named.status == 64)
         #expect(named.errors.contains("did you mean `portrait-mattes`?"), "\(named.errors)")
+        // A plugin's name is a one-stage pipeline (issue 46), named pipelines first.
+        let plugin = mattebox("pipeline", "check", "portrait-matte")
+        #expect(plugin.status == 0 && plugin.output.contains("1 stage(s), valid"), "\(plugin.output) \(plugin.errors)")
         #expect(mattebox("pipeline", "check", "portrait-mattes").status == 0, "named pipelines resolve from the data folders")
     }
 
