@@ -63,9 +63,10 @@ package struct PipelineDelivery: PhotoDelivery {
             skippedRoles: captured.skippedRoles.map(\.rawValue).sorted(), skipReason: captured.skipReason,
             cameraPath: captured.cameraPath, width: captured.size.width, height: captured.size.height))
         // The proxy must be on disk within a frame or few: its primary is encoded with x265's ultrafast
-        // preset (at quality prioritisation, the slow one it asks for), once: the final copies it.
+        // preset, once, and the final copies it; at quality prioritisation the final encodes the primary
+        // again from the frame's own pixels with the slow preset it asks for (not from the proxy's).
         var asTaken = captured.photo
-        if captured.quality != .quality, asTaken.metadata.output.encoderPreset == nil {
+        if asTaken.metadata.output.encoderPreset == nil {
             asTaken.metadata.output.encoderPreset = HEIFWriteOptions.preset(for: .speed)
         }
         let written: PhotoWriter.Written
@@ -76,7 +77,9 @@ package struct PipelineDelivery: PhotoDelivery {
             throw MatteboxError("photo \(captured.id) from \(captured.cameraPath): \(error)")
         }
         // The final copies the proxy's coded primary while the stages leave its pixels alone.
-        if let origin = written.primaryOrigin { captured.photo.metadata.codedOrigins[.primary] = origin }
+        if captured.quality != .quality, let origin = written.primaryOrigin {
+            captured.photo.metadata.codedOrigins[.primary] = origin
+        }
         return ProxyPhoto(output: written.output, captured: captured, stages: stages)
     }
 
