@@ -160,6 +160,7 @@ def run(mattebox, artifacts, chromium):
                 shot(page, "two-presses-processing")
             for name in (first_press, second_press):
                 expect(page.locator(f'#library .item[data-photo="{name}"]')).to_have_attribute("data-state", "final", timeout=90000)
+            expect(result).to_contain_text("final written", timeout=30000)
             shot(page, "two-presses-final")
             states = page.evaluate("(names) => names.map((n) => [...(window.tileStates[n] || [])])", [first_press, second_press])
             for name, seen in zip((first_press, second_press), states):

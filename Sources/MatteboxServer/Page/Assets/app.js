@@ -87,6 +87,11 @@ function listen() {
     // A proxy, a final still, a Live Photo's movie or a recording has been written: the library shows it.
     if (["proxyWritten", "didFinish", "didFinishProcessingLivePhotoMovie", "didFinishRecording"].includes(event.type)) loadLibrary();
     if (event.type === "didFinish" && event.detail) $("result").textContent = "Processing failed (the photo as taken is kept): " + event.detail;
+    // The photo the result line names is final now: say so instead of "processing…".
+    const shown = $("result").dataset.photo;
+    if (event.type === "finalWritten" && shown && event.output && event.output.endsWith("/" + shown)) {
+      $("result").textContent = $("result").textContent.replace(/processing…$/, "final written");
+    }
     if (event.type === "didFinishRecording") $("result").textContent = `Movie ${event.output} (${event.detail})`;
     if (event.type === "didFinishProcessingLivePhotoMovie" && event.detail) $("result").textContent = "The Live Photo movie failed: " + event.detail;
     if (event.type === "runtimeError") $("result").textContent = "Camera error, recovering: " + event.detail;
