@@ -71,15 +71,13 @@ package struct PipelineDelivery: PhotoDelivery {
         }
         let written: PhotoWriter.Written
         do {
-            written = try writer.write(asTaken, stem: stem)
+            written = try writer.write(asTaken, stem: stem, keepingPrimaryOrigin: captured.quality != .quality)
         } catch {
             pending.finish(url)
             throw MatteboxError("photo \(captured.id) from \(captured.cameraPath): \(error)")
         }
         // The final copies the proxy's coded primary while the stages leave its pixels alone.
-        if captured.quality != .quality, let origin = written.primaryOrigin {
-            captured.photo.metadata.codedOrigins[.primary] = origin
-        }
+        if let origin = written.primaryOrigin { captured.photo.metadata.codedOrigins[.primary] = origin }
         return ProxyPhoto(output: written.output, captured: captured, stages: stages)
     }
 

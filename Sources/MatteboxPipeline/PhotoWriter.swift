@@ -61,16 +61,19 @@ package struct PhotoWriter: Sendable {
         package var movie: URL?
         /// By name, as stages' notes: "auxiliaryImages", "alpha", "bitDepth", "format", "livePhoto".
         package var notes: [String: String]
-        /// The primary as coded in the file written (HEIF and JPEG): given to the
-        /// photo, a later write of it copies these bytes while its pixels are
-        /// unchanged (a capture's final copies its proxy's primary).
+        /// With `keepingPrimaryOrigin`, the primary as coded in the file written
+        /// (HEIF and JPEG): given to the photo, a later write of it copies these
+        /// bytes while its pixels are unchanged (a capture's final copies its
+        /// proxy's primary). Not made otherwise: it hashes every pixel.
         package var primaryOrigin: CodedOrigin?
     }
 
     /// The photo's file, its auxiliary PNGs and, when `movie` (the movie
     /// beside the input with its name) is its Live Photo movie, a copy of it.
     /// `encodedAhead`: the primary's encode begun while the matte stages ran (`encodeAhead`).
-    package func write(_ photo: Photo, stem: String, movie: URL? = nil, encodedAhead: PrimaryEncodeAhead? = nil) throws -> Written {
+    package func write(
+        _ photo: Photo, stem: String, movie: URL? = nil, encodedAhead: PrimaryEncodeAhead? = nil, keepingPrimaryOrigin: Bool = false
+    ) throws -> Written {
         let format = format(for: photo)
         var notes = format.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs)
         if let asked = self.format, format != asked {
@@ -103,7 +106,7 @@ package struct PhotoWriter: Sendable {
         if let companion { try put(try Data(contentsOf: companion.source), at: companion.destination) }
         return Written(
             output: destination, auxiliary: auxiliaryFiles, movie: companion?.destination, notes: notes,
-            primaryOrigin: Self.primaryOrigin(of: photo, in: encoded, format: format))
+            primaryOrigin: keepingPrimaryOrigin ? Self.primaryOrigin(of: photo, in: encoded, format: format) : nil)
     }
 
     private static func primaryOrigin(of photo: Photo, in encoded: Data, format: OutputFormat) -> CodedOrigin? {

@@ -216,10 +216,11 @@ struct ProcessCommand: ParsableCommand {
             }
             return parsed
         }
-        // An earlier run's outputs in a folder walked for inputs (a run beside the originals) are not inputs.
-        let earlier = ResumeManifest(outputDirectory: options.outputDirectory, shard: nil)
+        // Every shard's manifest, read once: an earlier run's outputs in a folder walked for inputs (a run
+        // beside the originals) are not inputs, and --resume and the output checks read it below.
+        let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard?.position)
         var all = BatchInputs.collect(
-            photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars, earlierOutput: earlier.lists)
+            photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars, earlierOutput: manifest.lists)
         if let suffix { for index in all.indices { all[index].stem += suffix } }
         guard !all.isEmpty else { throw MatteboxError("no photos found in \(photos.joined(separator: ", "))") }
         if !options.auxiliaryInputs.isEmpty, all.count > 1 {
@@ -240,7 +241,6 @@ struct ProcessCommand: ParsableCommand {
         try validated.checkOutputFormat(options.format)
         try OutputFolder.prepare(options.outputDirectory, create: !dryRun)
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
-        let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard?.position)
         let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
 
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
