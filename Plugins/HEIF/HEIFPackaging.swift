@@ -3,8 +3,8 @@ import MatteboxPluginSDK
 
 /// The HEIF packaging stage: the last stage of a pipeline that should write
 /// its photos as HEIF with every auxiliary image earlier stages produced. It
-/// checks what will be packaged and tells the sink how (format, HEVC quality,
-/// x265 preset, thumbnail), through the `output.*` metadata keys; the host's
+/// checks what will be packaged and tells the sink how (HEIC or AVIF, quality,
+/// encoder preset, thumbnail), through the `output.*` metadata keys; the host's
 /// HEIF writer lays out the file the way iPhones do.
 ///
 /// Orientation is stored as HEIF transforms (irot/imir) on every image item;
@@ -25,10 +25,13 @@ final class HEIFPackaging: PhotoProcessor {
         // It changes no pixels: it only tells the writer how to write them.
         outputs: [],
         parameters: [
-            Parameter("quality", .int(default: 75, range: 1...100), description: "HEVC quality of every image"),
+            Parameter(
+                "format", .choice(default: "auto", values: ["auto", "heic", "avif"]),
+                description: "heic: HEVC images, as iPhones write; avif: AV1 images, the same layout; auto: heic unless the run asks for avif (--format avif)"),
+            Parameter("quality", .int(default: 75, range: 1...100), description: "encoder quality of every image"),
             Parameter(
                 "preset", .choice(default: "auto", values: ["auto"] + presets),
-                description: "x265 preset; auto follows the capture's quality prioritisation (speed: ultrafast, balanced: fast, quality: slow)"),
+                description: "encoder speed as x265 names it (AVIF maps it to aom's speed); auto follows the capture's quality prioritisation (speed: ultrafast, balanced: fast, quality: slow)"),
             Parameter(
                 "thumbnail-size", .int(default: 320, range: 0...1024),
                 description: "longest side of the thumbnail item; 0 writes none", unit: "px"),
@@ -40,6 +43,7 @@ final class HEIFPackaging: PhotoProcessor {
                 description: "comma-separated roles the photo must have (e.g. \"depth,portraitMatte\"); a photo without them fails"),
         ])
 
+    private let format: String
     private let quality: Int64
     private let preset: String
     private let thumbnailSize: Int64
@@ -47,6 +51,8 @@ final class HEIFPackaging: PhotoProcessor {
     private let onlyWithAuxiliary: Bool
 
     init(parameters: PluginParameters) throws {
+        // "heif" leaves the codec to the run: HEIC, or AVIF when it asks for AVIF.
+        format = try parameters.string("format") == "auto" ? "heif" : try parameters.string("format")
         quality = try parameters.int("quality")
         preset = try parameters.string("preset")
         thumbnailSize = try parameters.int("thumbnail-size")
@@ -68,7 +74,7 @@ final class HEIFPackaging: PhotoProcessor {
             photo.log("nothing to package beside the primary: the format is left to the run", level: mbx_log_level(MBX_LOG_DEBUG))
             return
         }
-        try photo.setString(MBX_META_OUTPUT_FORMAT, "heic")
+        try photo.setString(MBX_META_OUTPUT_FORMAT, format)
         try photo.setInt(MBX_META_OUTPUT_QUALITY, quality)
         try photo.setInt(MBX_META_OUTPUT_THUMBNAIL, thumbnailSize)
         if preset != "auto" { try photo.setString(MBX_META_OUTPUT_PRESET, preset) }

@@ -71,7 +71,7 @@ static void fill_plane(const mbx_heif_pixels *in, uint8_t *plane, int stride, in
 int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *settings,
                     mbx_heif_blob *out_file, char **error) {
     memset(out_file, 0, sizeof *out_file);
-    if (in->channels != 1 && in->channels != 3) return fail(error, "HEVC coding takes 1 or 3 channels, not %d", in->channels);
+    if (in->channels != 1 && in->channels != 3) return fail(error, "image coding takes 1 or 3 channels, not %d", in->channels);
     int bit_depth = settings->bit_depth == 12 ? 12 : settings->bit_depth == 10 ? 10 : 8;
     int mono = in->channels == 1;
     enum heif_chroma chroma = mono ? heif_chroma_monochrome
@@ -94,9 +94,14 @@ int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *s
     if (!plane) { fail(error, "libheif: no plane to write into"); goto done; }
     fill_plane(in, plane, stride, bit_depth);
 
-    if (failed(heif_context_get_encoder_for_format(ctx, heif_compression_HEVC, &encoder), "HEVC encoder", error)) goto done;
+    int av1 = settings->compression == MBX_HEIF_AV1;
+    if (failed(heif_context_get_encoder_for_format(ctx, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder),
+               av1 ? "AV1 encoder" : "HEVC encoder", error)) goto done;
     if (failed(heif_encoder_set_lossy_quality(encoder, settings->quality), "quality", error)) goto done;
-    if (settings->preset && failed(heif_encoder_set_parameter_string(encoder, "preset", settings->preset), "preset", error)) goto done;
+    if (!av1 && settings->preset &&
+        failed(heif_encoder_set_parameter_string(encoder, "preset", settings->preset), "preset", error)) goto done;
+    if (av1 && settings->speed >= 0 &&
+        failed(heif_encoder_set_parameter_integer(encoder, "speed", settings->speed), "speed", error)) goto done;
 
     options = heif_encoding_options_alloc();
     options->save_alpha_channel = 0;

@@ -53,7 +53,7 @@ enum HEIFCarryOver {
         for reference in source.references where reference.type == "dimg" { taken.formUnion(reference.to) }
         return source.itemOrder.filter { id in
             guard !taken.contains(id), let item = source.items[id], !item.isHidden else { return false }
-            return item.type == "hvc1" || item.type == "grid"
+            return ItemCodecs.storing(item.type) != nil || item.type == "grid"
         }
     }
 

@@ -12,7 +12,7 @@ import MatteboxRuntime
 package struct HEIFSummary: Codable, Sendable {
     package struct Image: Codable, Sendable {
         package var item: UInt32
-        /// "hvc1", or "grid" (with its tile count).
+        /// "hvc1", "av01", or "grid" (with its tile count).
         package var coding: String
         package var tiles: Int?
         /// Size as stored (`ispe`) and as displayed (after irot).
@@ -153,7 +153,7 @@ package enum HEIFInspector {
         let tiles = item.type == "grid" ? container.targets(of: id, by: "dimg") : []
         var bitDepth: Int?, channels: Int?
         for (property, _) in container.properties(of: tiles.first ?? id) {
-            if case .hevcConfiguration(let chroma, let bits) = property.value {
+            if case .codingConfiguration(let chroma, let bits) = property.value {
                 bitDepth = bits
                 channels = chroma == 0 ? 1 : 3
             }
@@ -185,7 +185,7 @@ extension HEIFInspector {
     /// Whether libheif's own API opens the file, and what it sees or says.
     package static func libheifVerdict(at url: URL) -> String {
         do {
-            let description = try HEVCCodec.describeWithLibheif(try HEIFReader.readBytes(url))
+            let description = try Libheif.describe(try HEIFReader.readBytes(url))
             let auxiliary = description.split(separator: "\n").filter { $0.hasPrefix("aux ") }.count
             return "opens it (\(auxiliary) auxiliary image\(auxiliary == 1 ? "" : "s") listed)"
         } catch {

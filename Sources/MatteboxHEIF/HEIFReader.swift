@@ -53,13 +53,13 @@ package enum HEIFReader {
         let own = transformProperties(of: id, in: container)
         metadata.orientation = HEIFOrientation.orientation(
             of: own.isEmpty ? transformProperties(of: container.primaryID, in: container) : own)
-        return Photo(primary: try HEVCCodec.decode(id, in: container), metadata: metadata)
+        return Photo(primary: try Libheif.decode(id, in: container), metadata: metadata)
     }
 
     static func readPhoto(_ bytes: [UInt8]) throws -> Photo {
         let container = try HEIFContainer(bytes: bytes)
         let primaryID = container.primaryID
-        let primary = try HEVCCodec.decode(primaryID, in: container)
+        let primary = try Libheif.decode(primaryID, in: container)
         let primaryTransforms = transformProperties(of: primaryID, in: container)
 
         var metadata = PhotoMetadata(
@@ -89,7 +89,7 @@ package enum HEIFReader {
             // without it, and a note names it and why.
             var image: PixelImage
             do {
-                image = try HEVCCodec.decode(id, in: container)
+                image = try Libheif.decode(id, in: container)
             } catch {
                 damaged.append("\(role) (item \(id)): \(error)")
                 continue
@@ -108,7 +108,7 @@ package enum HEIFReader {
         // A stereo pair (iPhone spatial photos): the right view, for depth from stereo.
         if let right = HEIFCarryOver.stereoPartner(of: container), photo.auxiliary[stereoRightRole] == nil {
             do {
-                let image = try HEVCCodec.decode(right, in: container)
+                let image = try Libheif.decode(right, in: container)
                 if HEIFReader.transformProperties(of: right, in: container).map(\.box) == primaryTransforms.map(\.box) {
                     photo.auxiliary[stereoRightRole] = image
                     photo.metadata.codedOrigins[stereoRightRole] = CodedOrigin(file: file, item: right, decoded: image)

@@ -5,7 +5,9 @@ import MatteboxRuntime
 
 /// How a photo is written as HEIF.
 package struct HEIFWriteOptions: Sendable, Equatable {
-    /// HEVC quality, 1...100. 75 keeps an iPhone photo within about 57 dB PSNR of its
+    /// The codec images are encoded with: HEVC (a HEIC file) or AV1 (an AVIF file).
+    package var codec: any ItemCodec = HEVCCodec()
+    /// Encoder quality, 1...100. 75 keeps an iPhone photo within about 57 dB PSNR of its
     /// original decode at twice its size (`make bench` and the closing note of issue 3).
     package var quality = HEIFWriteOptions.defaultQuality
     /// The x265 preset; nil picks one from the photo's quality prioritisation.
@@ -54,13 +56,13 @@ package struct HEIFWriteOptions: Sendable, Equatable {
 
     package static func == (a: HEIFWriteOptions, b: HEIFWriteOptions) -> Bool {
         (a.quality, a.preset, a.thumbnailSize, a.passthrough, a.dynamicDepth) == (b.quality, b.preset, b.thumbnailSize, b.passthrough, b.dynamicDepth)
-            && a.encodedAhead === b.encodedAhead
+            && a.encodedAhead === b.encodedAhead && a.codec.itemType == b.codec.itemType
     }
 }
 
 /// Writes a Photo as a HEIF file the way iPhones lay one out, so iPhone-aware
-/// readers find everything: the HEVC primary, a thumbnail (`thmb`), EXIF and
-/// XMP (`cdsc`), and each auxiliary image as a hidden `hvc1` item with an
+/// readers find everything: the coded primary (HEVC, or AV1 for AVIF), a thumbnail (`thmb`), EXIF and
+/// XMP (`cdsc`), and each auxiliary image as a hidden coded item with an
 /// essential `auxC`, linked to the primary by exactly one `auxl` (as libheif
 /// 1.15 requires) and described by its own XMP. Depth and disparity carry the
 /// depth representation SEI and Apple's pixel data info. Orientation stays as
@@ -114,7 +116,7 @@ package enum HEIFWriter {
     /// Why libheif refuses `bytes` as a HEIF file, or nil when it opens it.
     static func libheifRefusal(_ bytes: [UInt8]) -> String? {
         do {
-            _ = try HEVCCodec.describeWithLibheif(bytes)
+            _ = try Libheif.describe(bytes)
             return nil
         } catch {
             return "\(error)"
@@ -128,26 +130,26 @@ package enum HEIFWriter {
 
     /// The pixels and settings the primary is encoded with, when it is encoded
     /// rather than copied from its HEIF input (for `PrimaryEncodeAhead`).
-    static func primaryEncoding(of photo: Photo, options: HEIFWriteOptions) -> (PixelImage, HEVCCodec.Settings)? {
+    static func primaryEncoding(of photo: Photo, options: HEIFWriteOptions) -> (PixelImage, ItemCodecSettings)? {
         guard (1...100).contains(options.quality), photo.primary.format != .float32 else { return nil }
-        var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough)
+        var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough, codec: options.codec)
         let copied = try? sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile)
         if copied != nil { return nil }
         let pixels = try? rgb(photo.primary)
         return pixels.map { ($0, primarySettings(of: photo, pixels: $0, settings: baseSettings(photo, options), options: options)) }
     }
 
-    private static func baseSettings(_ photo: Photo, _ options: HEIFWriteOptions) -> HEVCCodec.Settings {
-        HEVCCodec.Settings(quality: options.quality, preset: options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality))
+    private static func baseSettings(_ photo: Photo, _ options: HEIFWriteOptions) -> ItemCodecSettings {
+        ItemCodecSettings(quality: options.quality, preset: options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality))
     }
 
     /// An encoded primary's bit depth and thumbnail.
     private static func primarySettings(
-        of photo: Photo, pixels: PixelImage, settings: HEVCCodec.Settings, options: HEIFWriteOptions
-    ) -> HEVCCodec.Settings {
+        of photo: Photo, pixels: PixelImage, settings: ItemCodecSettings, options: HEIFWriteOptions
+    ) -> ItemCodecSettings {
         var settings = settings
-        // 16-bit pixels (a 16-bit PNG, a 10- or 12-bit HEIF) keep as many bits as HEVC here holds.
-        settings.bitDepth = pixels.format == .uint16 ? 12 : 8
+        // 16-bit pixels (a 16-bit PNG, a 10- or 12-bit HEIF) keep as many bits as the codec holds.
+        settings.bitDepth = pixels.format == .uint16 ? options.codec.maximumBitDepth : 8
         // libheif makes no thumbnail of an image that already fits the box.
         let fitsBox = max(photo.primary.width, photo.primary.height) <= options.thumbnailSize
         settings.thumbnailSize = photo.auxiliary[.thumbnail] == nil && !fitsBox ? options.thumbnailSize : 0
@@ -160,7 +162,9 @@ package enum HEIFWriter {
         }
         var settings = baseSettings(photo, options)
         var builder = HEIFBuilder()
-        var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough)
+        builder.majorBrand = options.codec.majorBrand
+        builder.compatibleBrands = options.codec.compatibleBrands
+        var sources = PassthroughSources(photo.metadata.codedOrigins, copying: options.passthrough, codec: options.codec)
         let copiedPrimary = try sources.unchanged(.primary, photo.primary, iccProfile: photo.metadata.iccProfile)
         // Every image is stored in one frame. A copied primary stays as coded,
         // so the frame is its coded one, turned for display by what a stage did
@@ -174,7 +178,8 @@ package enum HEIFWriter {
         try addMetadata(of: photo, primary: primary, frame: frame, to: &builder)
         let source = try sources.input()
         try addAuxiliaries(
-            of: photo, from: source, sources: &sources, primary: primary, frame: frame, settings: settings, copied: &copied, to: &builder)
+            of: photo, from: source, sources: &sources, primary: primary, frame: frame, settings: settings, codec: options.codec,
+            copied: &copied, to: &builder)
         if let source {
             try HEIFCarryOver.otherImages(from: source, copied: &copied, into: &builder)
             let brands = try HEIFCarryOver.derivedImagesAndGroups(
@@ -211,14 +216,14 @@ package enum HEIFWriter {
     /// its item, and a thumbnail encoded with it.
     private static func addPrimary(
         of photo: Photo, copiedFrom copiedPrimary: (container: HEIFContainer, item: UInt32, geometry: ExifOrientation)?, frame: Frame,
-        options: HEIFWriteOptions, settings: inout HEVCCodec.Settings, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
-    ) throws -> (primary: UInt16, thumbnail: HEVCCodec.CodedImage?) {
+        options: HEIFWriteOptions, settings: inout ItemCodecSettings, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
+    ) throws -> (primary: UInt16, thumbnail: CodedItem?) {
         guard let (container, item, _) = copiedPrimary else {
             let primaryPixels = try rgb(photo.primary)
             settings = primarySettings(of: photo, pixels: primaryPixels, settings: settings, options: options)
-            let coded = try options.encodedAhead?.coded(primary: photo.primary, settings: settings)
-                ?? HEVCCodec.encode(primaryPixels, settings: settings)
-            let primary = try addImage(coded.image, hidden: false, to: &builder, transforms: frame.transforms)
+            let coded = try options.encodedAhead?.coded(primary: photo.primary, settings: settings, codec: options.codec)
+                ?? options.codec.encode(primaryPixels, settings: settings)
+            let primary = try addImage(coded.image, codec: options.codec, hidden: false, to: &builder, transforms: frame.transforms)
             if let icc = photo.metadata.iccProfile {
                 builder.associate(primary, property: iccBox(icc), essential: false)
             }
@@ -232,12 +237,12 @@ package enum HEIFWriter {
             builder.associate(primary, property: iccBox(icc), essential: false)
         }
         if photo.auxiliary[.thumbnail] == nil, options.thumbnailSize > 0 {
-            for source in container.items(referencing: item, by: "thmb") where container.items[source]?.type == "hvc1" {
+            for source in container.items(referencing: item, by: "thmb") where container.items[source]?.type == options.codec.itemType {
                 let id = try copyImage(source, from: container, hidden: false, to: &builder, transforms: frame.transforms)
                 builder.addReference("thmb", from: id, to: [primary])
             }
         }
-        settings.bitDepth = photo.primary.format == .uint16 ? 10 : 8
+        settings.bitDepth = photo.primary.format == .uint16 ? min(10, options.codec.maximumBitDepth) : 8
         return (primary, nil)
     }
 
@@ -245,17 +250,17 @@ package enum HEIFWriter {
     /// encoded with the primary; visible, as iPhones write it (readers take it
     /// out of the top level through `thmb`).
     private static func addThumbnail(
-        _ encoded: HEVCCodec.CodedImage?, of photo: Photo, primary: UInt16, frame: Frame, options: HEIFWriteOptions,
+        _ encoded: CodedItem?, of photo: Photo, primary: UInt16, frame: Frame, options: HEIFWriteOptions,
         to builder: inout HEIFBuilder
     ) throws {
         var thumbnail = encoded
         if let own = photo.auxiliary[.thumbnail], options.thumbnailSize > 0 {
             let preset = options.preset ?? HEIFWriteOptions.preset(for: photo.metadata.capture.quality)
             let pixels = try rgb(try frame.storing(own))
-            thumbnail = try HEVCCodec.encode(pixels, settings: HEVCCodec.Settings(quality: options.quality, preset: preset)).image
+            thumbnail = try options.codec.encode(pixels, settings: ItemCodecSettings(quality: options.quality, preset: preset)).image
         }
         guard let thumbnail else { return }
-        let id = try addImage(thumbnail, hidden: false, to: &builder, transforms: frame.transforms)
+        let id = try addImage(thumbnail, codec: options.codec, hidden: false, to: &builder, transforms: frame.transforms)
         builder.addReference("thmb", from: id, to: [primary])
     }
 
@@ -285,7 +290,7 @@ package enum HEIFWriter {
     /// pair's unchanged right view is left to the carry-over, as a top-level image.
     private static func addAuxiliaries(
         of photo: Photo, from source: HEIFContainer?, sources: inout PassthroughSources, primary: UInt16, frame: Frame,
-        settings: HEVCCodec.Settings, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
+        settings: ItemCodecSettings, codec: any ItemCodec, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
     ) throws {
         let partner = source.flatMap(HEIFCarryOver.stereoPartner)
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
@@ -306,7 +311,7 @@ package enum HEIFWriter {
                 }
             } else {
                 try addAuxiliary(
-                    role, image: try frame.storing(image), of: photo, primary: primary, settings: settings,
+                    role, image: try frame.storing(image), of: photo, primary: primary, settings: settings, codec: codec,
                     transforms: frame.transforms, to: &builder)
             }
         }
@@ -316,7 +321,7 @@ package enum HEIFWriter {
         ByteWriter.box("colr") { $0.fourCC("prof"); $0.append(icc) }
     }
 
-    /// Copies a coded image (an hvc1, or a grid and its tiles) from the input with
+    /// Copies a coded image (an hvc1 or av01, or a grid and its tiles) from the input with
     /// all its properties but the transforms, then states this photo's transforms.
     private static func copyImage(
         _ item: UInt32, from container: HEIFContainer, hidden: Bool, to builder: inout HEIFBuilder, transforms: [[UInt8]]
@@ -327,14 +332,14 @@ package enum HEIFWriter {
     }
 
     private static func addAuxiliary(
-        _ role: ImageRole, image: PixelImage, of photo: Photo, primary: UInt16, settings: HEVCCodec.Settings,
+        _ role: ImageRole, image: PixelImage, of photo: Photo, primary: UInt16, settings: ItemCodecSettings, codec: any ItemCodec,
         transforms: [[UInt8]], to builder: inout HEIFBuilder
     ) throws {
         let info = photo.metadata.auxiliaryInfo[role]
         let stored = try StorablePixels.prepare(image, role: role, info: info)
         var auxSettings = settings
         auxSettings.thumbnailSize = 0
-        auxSettings.bitDepth = stored.image.format == .uint16 ? 10 : 8
+        auxSettings.bitDepth = stored.image.format == .uint16 ? min(10, codec.maximumBitDepth) : 8
         // A matte is smooth: x265's ultrafast preset keeps it as close to its pixels as the photo's
         // preset does (measured on a 2016x1512 MODNet matte at quality 75: mean error 0.023 levels
         // against 0.020 at fast, the worst pixel 4 levels either way) in a third of the time.
@@ -342,9 +347,9 @@ package enum HEIFWriter {
         if role != .depth, role != .disparity, stored.image.channels == 1, stored.image.format == .uint8 {
             auxSettings.preset = HEIFWriteOptions.matteEncoderPreset
         }
-        let coded = try HEVCCodec.encode(stored.image, settings: auxSettings).image
+        let coded = try codec.encode(stored.image, settings: auxSettings).image
         // pixi is written by libheif for colour images; grey ones get theirs here.
-        let id = try addImage(coded, hidden: true, to: &builder, transforms: [])
+        let id = try addImage(coded, codec: codec, hidden: true, to: &builder, transforms: [])
         if !coded.properties.contains(where: { BoxType.string($0.box[4..<8]) == "pixi" }) {
             let bits = UInt8(auxSettings.bitDepth)
             let pixi = ByteWriter.fullBox("pixi") { box in
@@ -357,6 +362,7 @@ package enum HEIFWriter {
         let urn = AuxiliaryType.urn(for: role, info: info)
         let auxC = ByteWriter.fullBox("auxC") { box in
             box.cString(urn)
+            // The depth representation SEI iPhones put here, whatever the codec: libheif reads it from AVIF too.
             if let depth = stored.depth { box.append(DepthRepresentationSEI.encode(depth)) }
         }
         builder.associate(id, property: auxC, essential: true)
@@ -372,9 +378,9 @@ package enum HEIFWriter {
 
     /// Adds a coded image item with libheif's properties, then the transforms.
     private static func addImage(
-        _ coded: HEVCCodec.CodedImage, hidden: Bool, to builder: inout HEIFBuilder, transforms: [[UInt8]]
+        _ coded: CodedItem, codec: any ItemCodec, hidden: Bool, to builder: inout HEIFBuilder, transforms: [[UInt8]]
     ) throws -> UInt16 {
-        let id = try builder.addItem(type: "hvc1", hidden: hidden, data: coded.data)
+        let id = try builder.addItem(type: codec.itemType, hidden: hidden, data: coded.data)
         for (box, essential) in coded.properties { builder.associate(id, property: box, essential: essential) }
         for box in transforms { builder.associate(id, property: box, essential: true) }
         return id
@@ -383,7 +389,7 @@ package enum HEIFWriter {
     /// The primary as 3-channel 8- or 16-bit pixels (grey is spread, alpha dropped).
     private static func rgb(_ image: PixelImage) throws -> PixelImage {
         guard image.format != .float32 else {
-            throw MatteboxError("a float primary image cannot be written as HEIF; convert it to 8 or 16 bits first")
+            throw MatteboxError("a float primary image cannot be written as HEIF or AVIF; convert it to 8 or 16 bits first")
         }
         return image.converted(channels: 3, eightBit: false)
     }

@@ -1,5 +1,5 @@
 import MatteboxISOBMFF
-/// Copies one image item (an `hvc1`, a `grid` with its tiles, or an `iovl`
+/// Copies one image item (a coded `hvc1` or `av01`, a `grid` with its tiles, or an `iovl`
 /// overlay with the images it lays on its canvas) out of a HEIF
 /// file: into a small file of its own, without transforms or auxiliary links,
 /// so libheif decodes exactly that item as stored, whatever else the original
@@ -7,7 +7,7 @@ import MatteboxISOBMFF
 /// into a file being written, when the image did not change.
 enum ImageItemExtractor {
     /// Properties a decoder needs; transforms (`irot`, `imir`) and `auxC` stay behind.
-    private static let decodingProperties: Set<String> = ["hvcC", "ispe", "colr", "pixi", "clap"]
+    private static let decodingProperties: Set<String> = ["hvcC", "av1C", "ispe", "colr", "pixi", "clap"]
     /// Transforms, which a writer states anew for the photo's orientation.
     private static let transforms: Set<String> = ["irot", "imir"]
     /// The largest image Mattebox agrees to decode (a 24 MP iPhone photo is 24.5 MP).
@@ -19,6 +19,16 @@ enum ImageItemExtractor {
         let lumaBitDepth: Int
     }
 
+    /// The item type of the coded pixels behind image item `id` (itself, or a
+    /// grid's or overlay's first input): "hvc1", "av01", or nil.
+    static func codedItemType(of id: UInt32, in container: HEIFContainer) -> String? {
+        guard let type = container.items[id]?.type else { return nil }
+        if type == "grid" || type == "iovl" {
+            return container.targets(of: id, by: "dimg").first.flatMap { codedItemType(of: $0, in: container) }
+        }
+        return ItemCodecs.storing(type) != nil ? type : nil
+    }
+
     static func standaloneFile(for id: UInt32, in container: HEIFContainer) throws -> ([UInt8], Coding) {
         var builder = HEIFBuilder()
         let (_, coding) = try copyImage(id, from: container, into: &builder, hidden: false)
@@ -26,7 +36,7 @@ enum ImageItemExtractor {
     }
 
     /// Copies image item `id` byte for byte into `builder` with the properties
-    /// a decoder needs: an `hvc1`, or a `grid` with its tiles and `dimg`
+    /// a decoder needs: a coded item, or a `grid` with its tiles and `dimg`
     /// reference. The reader decodes through this; the writer passes an
     /// unchanged image through with it, `whole`: with every property but the
     /// transforms (HDR and colour metadata, `auxC`). Returns the new item's ID.
@@ -36,7 +46,7 @@ enum ImageItemExtractor {
         guard let item = container.items[id] else { throw HEIFError.malformed("image item \(id) does not exist") }
         try checkSize(of: id, in: container)
         switch item.type {
-        case "hvc1":
+        case _ where ItemCodecs.storing(item.type) != nil:
             return try copy(id, into: &builder, from: container, hidden: hidden, whole: whole)
         case "grid":
             let gridData = try container.data(of: id)
@@ -53,8 +63,8 @@ enum ImageItemExtractor {
             var coding: Coding?
             var tileIDs: [UInt16] = []
             for tile in tiles {
-                guard container.items[tile]?.type == "hvc1" else {
-                    throw HEIFError.malformed("grid item \(id) names item \(tile) as a tile, which is not an hvc1 image")
+                guard let type = container.items[tile]?.type, ItemCodecs.storing(type) != nil else {
+                    throw HEIFError.malformed("grid item \(id) names item \(tile) as a tile, which is not a coded image")
                 }
                 try checkSize(of: tile, in: container)
                 let copied = try copy(tile, into: &builder, from: container, hidden: true, whole: whole)
@@ -78,8 +88,8 @@ enum ImageItemExtractor {
             var inputIDs: [UInt16] = []
             for input in inputs {
                 // Inputs are coded images or grids, never overlays of overlays (no loops to follow).
-                guard let type = container.items[input]?.type, type == "hvc1" || type == "grid" else {
-                    throw HEIFError.malformed("overlay item \(id) names item \(input) as an input, which is not an hvc1 image or grid")
+                guard let type = container.items[input]?.type, ItemCodecs.storing(type) != nil || type == "grid" else {
+                    throw HEIFError.malformed("overlay item \(id) names item \(input) as an input, which is not a coded image or grid")
                 }
                 let copied = try copyImage(input, from: container, into: &builder, hidden: true, whole: whole)
                 inputIDs.append(copied.id)
@@ -88,7 +98,7 @@ enum ImageItemExtractor {
             builder.addReference("dimg", from: overlay, to: inputIDs)
             return (overlay, coding!)
         default:
-            throw HEIFError.unsupported("item \(id) is coded as '\(item.type)'; Mattebox decodes HEVC (hvc1), grids and overlays")
+            throw HEIFError.unsupported("item \(id) is coded as '\(item.type)'; Mattebox decodes HEVC (hvc1), AV1 (av01), grids and overlays")
         }
     }
 
@@ -99,15 +109,16 @@ enum ImageItemExtractor {
     private static func copy(
         _ id: UInt32, into builder: inout HEIFBuilder, from container: HEIFContainer, hidden: Bool, whole: Bool
     ) throws -> (id: UInt16, coding: Coding) {
-        let copied = try builder.addItem(type: "hvc1", hidden: hidden, data: try container.data(of: id))
+        let type = container.items[id]?.type ?? "hvc1"
+        let copied = try builder.addItem(type: type, hidden: hidden, data: try container.data(of: id))
         var coding: Coding?
         for (property, essential) in container.properties(of: id) where keeps(property.type, whole: whole) {
             builder.associate(copied, property: property.box, essential: essential)
-            if case .hevcConfiguration(let chroma, let bits) = property.value {
+            if case .codingConfiguration(let chroma, let bits) = property.value {
                 coding = Coding(chromaFormat: chroma, lumaBitDepth: bits)
             }
         }
-        guard let coding else { throw HEIFError.malformed("image item \(id) has no 'hvcC' decoder configuration") }
+        guard let coding else { throw HEIFError.malformed("image item \(id) has no decoder configuration ('hvcC' or 'av1C')") }
         return (copied, coding)
     }
 

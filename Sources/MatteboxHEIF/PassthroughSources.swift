@@ -8,12 +8,15 @@ import MatteboxISOBMFF
 struct PassthroughSources {
     private let origins: [ImageRole: CodedOrigin]
     private let copying: Bool
+    private let codec: any ItemCodec
     private var parsed: [ObjectIdentifier: HEIFContainer] = [:]
 
-    /// `origins`: a photo's `codedOrigins`; `copying` false encodes everything.
-    init(_ origins: [ImageRole: CodedOrigin], copying: Bool) {
+    /// `origins`: a photo's `codedOrigins`; `copying` false encodes everything;
+    /// only images coded with `codec` (the output's) are copied.
+    init(_ origins: [ImageRole: CodedOrigin], copying: Bool, codec: any ItemCodec) {
         self.origins = origins
         self.copying = copying
+        self.codec = codec
     }
 
     /// The HEIF input the primary came from, if it came from one (whether
@@ -31,14 +34,15 @@ struct PassthroughSources {
     }
 
     /// The input and item to copy for `role`, or nil when it must be encoded
-    /// (no HEIF origin, or a stage changed its pixels, shape or, for the
-    /// primary, colour profile).
+    /// (no HEIF origin, coded with another codec than the output's, or a stage
+    /// changed its pixels, shape or, for the primary, colour profile).
     /// `geometry` is how the pixels lie compared with the coded ones (stored → now).
     mutating func unchanged(_ role: ImageRole, _ image: PixelImage, iccProfile: Data? = nil) throws
         -> (container: HEIFContainer, item: UInt32, geometry: ExifOrientation)?
     {
         guard copying, let origin = origins[role], origin.isUnchanged(image, iccProfile: iccProfile),
-            let container = try container(of: origin)
+            let container = try container(of: origin),
+            ImageItemExtractor.codedItemType(of: origin.item, in: container) == codec.itemType
         else { return nil }
         return (container, origin.item, origin.geometry)
     }

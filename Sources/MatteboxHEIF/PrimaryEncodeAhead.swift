@@ -3,7 +3,7 @@ import MatteboxCore
 import MatteboxRuntime
 import Synchronization
 
-/// The primary's HEVC encode (and its thumbnail), started on its own thread
+/// The primary's encode (and its thumbnail), started on its own thread
 /// once no later stage will change the primary's pixels, so it runs while the
 /// matte stages still compute. The writer takes it only when the pixels and
 /// the encoder settings are still those it was started with (a stage that
@@ -11,10 +11,11 @@ import Synchronization
 /// the writer encode again), so the file is byte for byte what encoding at
 /// the end would have written.
 package final class PrimaryEncodeAhead: Sendable {
-    typealias Coded = (image: HEVCCodec.CodedImage, thumbnail: HEVCCodec.CodedImage?)
+    typealias Coded = (image: CodedItem, thumbnail: CodedItem?)
 
     private let fingerprint: PixelFingerprint
-    private let settings: HEVCCodec.Settings
+    private let settings: ItemCodecSettings
+    private let codec: String
     private let finished = DispatchGroup()
     private let outcome = Mutex<Result<Coded, any Error>?>(nil)
 
@@ -25,9 +26,11 @@ package final class PrimaryEncodeAhead: Sendable {
         guard let (pixels, settings) = HEIFWriter.primaryEncoding(of: photo, options: options) else { return nil }
         fingerprint = PixelFingerprint(photo.primary)
         self.settings = settings
+        let codec = options.codec
+        self.codec = codec.itemType
         finished.enter()
         let thread = Thread {
-            let result = Result { try HEVCCodec.encode(pixels, settings: settings) }
+            let result = Result { try codec.encode(pixels, settings: settings) }
             self.outcome.withLock { $0 = result.map { ($0.image, $0.thumbnail) } }
             self.finished.leave()
         }
@@ -37,10 +40,10 @@ package final class PrimaryEncodeAhead: Sendable {
 
     /// Waits for the encode; its result when `primary` and `settings` are
     /// those it started with, else nil (encode again).
-    func coded(primary: PixelImage, settings: HEVCCodec.Settings) -> Coded? {
+    func coded(primary: PixelImage, settings: ItemCodecSettings, codec: any ItemCodec) -> Coded? {
         finished.wait()
-        guard settings == self.settings, PixelFingerprint(primary) == fingerprint else {
-            Log.emit(.debug, "the primary encoded ahead is stale (its pixels or encoder settings changed); encoding it again")
+        guard settings == self.settings, codec.itemType == self.codec, PixelFingerprint(primary) == fingerprint else {
+            Log.emit(.debug, "the primary encoded ahead is stale (its pixels, codec or encoder settings changed); encoding it again")
             return nil
         }
         return outcome.withLock { try? $0?.get() }

@@ -49,15 +49,12 @@ package struct HEIFContainer {
     package private(set) var entityGroups: [HEIFEntityGroup] = []
     private var itemData: Range<Int>?
 
-    package static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
-    /// Brands of AV1 image files, which share the container but are left to libvips.
-    package static let av1Brands: Set<String> = ["avif", "avis"]
+    /// Brands of HEIF image files: HEVC ones, AV1 ones (AVIF) and the general `mif1`/`msf1`.
+    package static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE", "avif", "avis"]
 
-    /// True when the bytes start with an `ftyp` naming a HEIF (HEVC) image brand.
+    /// True when the bytes start with an `ftyp` naming a HEIF image brand (HEIC or AVIF).
     package static func looksLikeHEIF(_ prefix: [UInt8]) -> Bool {
-        let brands = fileBrands(prefix)
-        let hevc = brands.contains { imageBrands.contains($0) && $0 != "mif1" && $0 != "msf1" }
-        return hevc || (brands.contains { imageBrands.contains($0) } && !brands.contains { av1Brands.contains($0) })
+        fileBrands(prefix).contains { imageBrands.contains($0) }
     }
 
     /// The major and compatible brands of the `ftyp` box a file starts with
@@ -88,7 +85,7 @@ package struct HEIFContainer {
         while reader.remaining >= 4 { brands.append(try reader.fourCC()) }
         compatibleBrands = brands
         guard ([majorBrand] + brands).contains(where: HEIFContainer.imageBrands.contains) else {
-            throw HEIFError.unsupported("brands \(([majorBrand] + brands).joined(separator: ", ")) name no HEVC image format")
+            throw HEIFError.unsupported("brands \(([majorBrand] + brands).joined(separator: ", ")) name no HEIF image format")
         }
         let meta = try top.required("meta", in: "file")
         var (metaReader, _, _) = try meta.fullBoxReader(bytes)

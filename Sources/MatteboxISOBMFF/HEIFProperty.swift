@@ -12,8 +12,8 @@ package struct HEIFProperty {
         case auxiliaryType(urn: String, subtype: [UInt8])
         /// `pixi`: bits per channel.
         case bitsPerChannel([Int])
-        /// `hvcC`: what decoding needs to know up front.
-        case hevcConfiguration(chromaFormat: Int, lumaBitDepth: Int)
+        /// `hvcC` or `av1C`: what decoding needs to know up front (chroma format 0 is grey).
+        case codingConfiguration(chromaFormat: Int, lumaBitDepth: Int)
         /// `colr` with an ICC profile (`prof` or `rICC`).
         case iccProfile([UInt8])
         case other
@@ -53,7 +53,17 @@ package struct HEIFProperty {
             try reader.skip(16, "hvcC header")
             let chroma = Int(try reader.u8("hvcC chroma format") & 0x3)
             let luma = Int(try reader.u8("hvcC luma bit depth") & 0x7) + 8
-            return .hevcConfiguration(chromaFormat: chroma, lumaBitDepth: luma)
+            return .codingConfiguration(chromaFormat: chroma, lumaBitDepth: luma)
+        case "av1C":
+            // AV1CodecConfigurationRecord: marker+version, profile+level, then
+            // tier, high_bitdepth, twelve_bit, monochrome, subsampling x, y (AV1-ISOBMFF 2.3.3).
+            var reader = ByteReader(bytes, range: box.payload)
+            try reader.skip(2, "av1C header")
+            let flags = try reader.u8("av1C flags")
+            let bits = flags & 0x40 == 0 ? 8 : flags & 0x20 == 0 ? 10 : 12
+            let mono = flags & 0x10 != 0
+            let chroma = mono ? 0 : flags & 0x0C == 0x0C ? 1 : flags & 0x08 != 0 ? 2 : 3
+            return .codingConfiguration(chromaFormat: chroma, lumaBitDepth: bits)
         case "colr":
             var reader = ByteReader(bytes, range: box.payload)
             let kind = try reader.fourCC("colr type")

@@ -16,7 +16,10 @@ package struct ImageIOPhotoServices: PhotoServices {
         try photo.crop(x: x, y: y, width: width, height: height)
     }
 
-    package func writableFormat(named name: String) -> String? { OutputFormat(rawValue: name)?.rawValue }
+    /// The canonical name; "heif" stays itself: the HEIF packaging stage's "the run's HEIF format" (`PhotoWriter.format(for:)`).
+    package func writableFormat(named name: String) -> String? {
+        name.lowercased() == "heif" ? "heif" : OutputFormat(rawValue: name)?.rawValue
+    }
 
     package var writableFormatNames: String { ImageContainers.writableNames }
 }

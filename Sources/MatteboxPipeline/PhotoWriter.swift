@@ -30,8 +30,15 @@ package struct PhotoWriter: Sendable {
         "heic when the photo has depth, mattes or alpha, its HEIF input holds other images, or its EXIF is too large for JPEG; else jpeg"
 
     /// The format a photo is written in: a stage's request, else the one asked for, else the default
-    /// rule, which picks HEIC whenever JPEG would drop something the photo has.
+    /// rule, which picks HEIC whenever JPEG would drop something the photo has. A stage that asks
+    /// for "heif" (the HEIF packaging stage's `format: auto`) gets the HEIF format asked for: AVIF
+    /// with `--format avif`, else HEIC.
     package func format(for photo: Photo) -> OutputFormat {
+        if let stage = photo.metadata.output.format, stage.lowercased() == "heif",
+            let format, format.container.holdsAuxiliaryImages
+        {
+            return format
+        }
         if let chosen = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format { return chosen }
         let input = photo.metadata.codedOrigins[.primary]?.file.bytes ?? []
         let exifTooLarge = (photo.metadata.exif?.bytes.count ?? 0) > Self.largestJPEGExif
@@ -113,7 +120,7 @@ package struct PhotoWriter: Sendable {
         let bytes = [UInt8](encoded)
         let item: UInt32
         switch format {
-        case .heic: guard let primary = try? HEIFReader.primaryItem(of: bytes) else { return nil }
+        case _ where format.container.itemCodec != nil: guard let primary = try? HEIFReader.primaryItem(of: bytes) else { return nil }
             item = primary
         case .jpeg: item = 0
         default: return nil
@@ -124,13 +131,14 @@ package struct PhotoWriter: Sendable {
     /// Starts encoding the primary as HEIF now, on its own thread, when the
     /// photo will be written as HEIF: called once no later stage changes the
     /// primary's pixels, while the matte stages still run. The photo has no
-    /// mattes yet, so HEIC is expected unless a format is fixed otherwise;
+    /// mattes yet, so HEIC is expected unless a format is fixed otherwise (AVIF is encoded ahead too);
     /// `write` uses the result only if pixels and settings still match.
     package func encodeAhead(_ photo: Photo) -> PrimaryEncodeAhead? {
-        let fixed = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format
-        guard (fixed ?? .heic) == .heic else { return nil }
+        let fixed = photo.metadata.output.format == nil && format == nil ? OutputFormat.heic : self.format(for: photo)
+        guard let codec = fixed.container.itemCodec else { return nil }
         var options = heifOptions(for: photo)
-        options.quality = quality(for: photo, in: .heic)
+        options.codec = codec
+        options.quality = quality(for: photo, in: fixed)
         return PrimaryEncodeAhead(photo, options: options)
     }
 

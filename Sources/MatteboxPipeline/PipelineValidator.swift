@@ -134,20 +134,25 @@ package enum PipelineValidator {
 }
 
 extension ValidatedPipeline {
-    /// The plugin that packages photos as HEIF: it sets `output.format` to heic.
+    /// The plugin that packages photos as HEIF: it sets `output.format` to heic,
+    /// avif, or heif (the run's HEIF format: AVIF with `--format avif`, else HEIC).
     package static let heifPackagingPlugin = "org.mattebox.heif"
 
     /// Fails when the format asked for on the command line conflicts with a
     /// stage that decides the format itself, naming both: a request is never
-    /// silently overridden.
+    /// silently overridden. A HEIF format (heic, avif) agrees with the stage
+    /// unless the stage names the other one.
     package func checkOutputFormat(_ format: OutputFormat?) throws {
-        guard let format, format != .heic,
-            let index = stages.firstIndex(where: { $0.plugin.id == Self.heifPackagingPlugin })
-        else { return }
+        guard let format, let index = stages.firstIndex(where: { $0.plugin.id == Self.heifPackagingPlugin }) else { return }
+        let named: String? = if case .string(let value)? = stages[index].parameters["format"], value != "auto" { value } else { nil }
+        let writes = named ?? "HEIF (HEIC or AVIF)"
+        if format.container.holdsAuxiliaryImages, named == nil || named == format.rawValue { return }
         let line = index < file.stages.count ? ":\(file.stages[index].line)" : ""
         throw MatteboxError(
-            "--format \(format) conflicts with the \(Self.heifPackagingPlugin) stage at \(file.path)\(line), which writes HEIF",
-            hint: "drop --format, or the stage; to have the mattes beside a \(format) as PNG files, add --aux-png",
+            "--format \(format) conflicts with the \(Self.heifPackagingPlugin) stage at \(file.path)\(line), which writes \(writes)",
+            hint: format.container.holdsAuxiliaryImages
+                ? "drop --format, or the stage's format parameter"
+                : "drop --format, or the stage; to have the mattes beside a \(format) as PNG files, add --aux-png",
             commandLineMistake: true)
     }
 }

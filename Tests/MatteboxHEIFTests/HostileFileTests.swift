@@ -117,7 +117,7 @@ import Testing
         builder.associate(grid, property: ByteWriter.fullBox("ispe") { $0.u32(64); $0.u32(64) }, essential: false)
         builder.addReference("dimg", from: grid, to: [grid])
         let error = #expect(throws: HEIFError.self) { try read(try builder.serialize()) }
-        #expect(error?.description.contains("not an hvc1 image") == true)
+        #expect(error?.description.contains("not a coded image") == true)
     }
 
     @Test func anImageThatIsItsOwnAuxiliaryIsAnError() throws {

@@ -80,10 +80,10 @@ struct IPhoneSampleTests {
     @Test func theIOS18FileLibheifRefusesIsReadAndItsRewriteOpensInLibheif() throws {
         let url = Self.samples!.appendingPathComponent(Self.fileLibheifRefuses)
         let original = try HEIFReader.readBytes(url)
-        #expect(throws: HEIFError.self) { try HEVCCodec.describeWithLibheif(original) }
+        #expect(throws: HEIFError.self) { try Libheif.describe(original) }
         let photo = try HEIFReader.readPhoto(at: url)
         let rewritten = try HEIFWriter.build(photo, options: HEIFWriteOptions(quality: 90, preset: "ultrafast"))
-        let libheif = try HEVCCodec.describeWithLibheif(rewritten)
+        let libheif = try Libheif.describe(rewritten)
         // libheif reports sizes after irot: 2016x1512 mattes display as 1512x2016.
         #expect(libheif.contains("urn:com:apple:photo:2018:aux:portraiteffectsmatte 1512 2016"))
         #expect(libheif.contains("urn:com:apple:photo:2019:aux:semanticskinmatte 1512 2016"))

@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func libheifsCAPIListsTheAuxiliaryImages() throws {
-        let text = try HEVCCodec.describeWithLibheif(try HEIFReader.readBytes(file))
+        let text = try Libheif.describe(try HEIFReader.readBytes(file))
         let lines = Set(text.split(separator: "\n").map(String.init))
         #expect(lines.contains("primary 192 256"))
         #expect(lines.contains { $0.hasPrefix("aux ") && $0.hasSuffix("urn:com:apple:photo:2019:aux:semantichairmatte 96 128") })

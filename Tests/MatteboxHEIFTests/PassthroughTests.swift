@@ -124,8 +124,8 @@ struct TileColourProfileTests {
         var tiles: [UInt16] = []
         let colr = ByteWriter.box("colr") { $0.fourCC("prof"); $0.append(icc) }
         for _ in 0..<2 {
-            let coded = try HEVCCodec.encode(
-                TestPhotos.smooth(width: 64, height: 64), settings: HEVCCodec.Settings(quality: 50, preset: "ultrafast")
+            let coded = try HEVCCodec().encode(
+                TestPhotos.smooth(width: 64, height: 64), settings: ItemCodecSettings(quality: 50, preset: "ultrafast")
             ).image
             let id = try builder.addItem(type: "hvc1", hidden: true, data: coded.data)
             for (box, essential) in coded.properties { builder.associate(id, property: box, essential: essential) }
@@ -203,7 +203,7 @@ struct StereoPairTests {
             let view = TestPhotos.smooth(width: 96, height: 64)
             let pixels = view.data.assumingMemoryBound(to: UInt8.self)
             for y in 0..<64 { for x in 0..<(96 - shift) { for c in 0..<3 { pixels[(y * 96 + x) * 3 + c] = pixels[(y * 96 + x + shift) * 3 + c] } } }
-            let coded = try HEVCCodec.encode(view, settings: HEVCCodec.Settings(quality: 60, preset: "ultrafast")).image
+            let coded = try HEVCCodec().encode(view, settings: ItemCodecSettings(quality: 60, preset: "ultrafast")).image
             let id = try builder.addItem(type: "hvc1", hidden: false, data: coded.data)
             for (box, essential) in coded.properties { builder.associate(id, property: box, essential: essential) }
             ids.append(id)

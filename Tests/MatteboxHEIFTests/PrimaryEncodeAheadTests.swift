@@ -26,7 +26,7 @@ import Testing
         withAhead.encodedAhead = ahead
         #expect(try HEIFWriter.build(finished, options: withAhead) == HEIFWriter.build(finished, options: options))
         let settings = try #require(HEIFWriter.primaryEncoding(of: finished, options: options)).1
-        #expect(ahead.coded(primary: finished.primary, settings: settings) != nil, "the encode ahead was not taken")
+        #expect(ahead.coded(primary: finished.primary, settings: settings, codec: HEVCCodec()) != nil, "the encode ahead was not taken")
     }
 
     @Test func pixelsChangedInPlaceAfterTheStartAreEncodedAgain() throws {

@@ -76,7 +76,7 @@ import Testing
 
         func bits(_ data: Data) throws -> Int {
             let container = try HEIFContainer(bytes: [UInt8](data))
-            guard case .hevcConfiguration(_, let bits)? = container.property("hvcC", of: container.primaryID)?.value else { return 0 }
+            guard case .codingConfiguration(_, let bits)? = container.property("hvcC", of: container.primaryID)?.value else { return 0 }
             return bits
         }
         let twelve = folder.appendingPathComponent("twelve.heic")

@@ -1,8 +1,8 @@
 /*
- * mbx_heif.h — the slice of libheif Mattebox uses: HEVC coding of one image
- * and decoding of one image item. Mattebox writes and reads the HEIF
+ * mbx_heif.h — the slice of libheif Mattebox uses: coding of one image (HEVC
+ * or AV1) and decoding of one image item. Mattebox writes and reads the HEIF
  * container itself (libheif 1.15 cannot write auxiliary images); libheif does
- * the HEVC work on small single-item files that Mattebox assembles.
+ * the codec work on small single-item files that Mattebox assembles.
  *
  * Failures return non-zero and a malloc'd message the caller frees with
  * mbx_heif_free.
@@ -32,15 +32,19 @@ typedef struct mbx_heif_pixels {
     int bytes_per_sample;
 } mbx_heif_pixels;
 
+enum { MBX_HEIF_HEVC = 0, MBX_HEIF_AV1 = 1 };
+
 typedef struct mbx_heif_encode_settings {
+    int compression;      /* MBX_HEIF_HEVC (x265) or MBX_HEIF_AV1 (aom) */
     int quality;          /* 1..100 */
-    const char *preset;   /* x265 preset ("ultrafast" .. "placebo"), or NULL */
+    const char *preset;   /* HEVC: x265 preset ("ultrafast" .. "placebo"), or NULL */
+    int speed;            /* AV1: aom speed 0..9, or -1 for libheif's default */
     int bit_depth;        /* 8, 10 or 12; 16-bit input is scaled down to it */
     int thumbnail_bbox;   /* > 0: also encode a thumbnail fitting this square */
 } mbx_heif_encode_settings;
 
-/* Encodes the pixels into a small HEIF file in memory (one hvc1 item, and a
- * thumbnail when asked). Grey input becomes 4:0:0 monochrome HEVC. */
+/* Encodes the pixels into a small HEIF file in memory (one hvc1 or av01 item,
+ * and a thumbnail when asked). Grey input becomes 4:0:0 monochrome. */
 int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *settings,
                     mbx_heif_blob *out_file, char **error);
 

@@ -2,33 +2,48 @@ import Foundation
 import MatteboxCore
 import MatteboxHEIF
 
-/// HEIF (HEIC): read and written by Mattebox's own HEIF code, auxiliary
-/// images included; libheif codes the HEVC inside.
+/// HEIF files, read and written by Mattebox's own HEIF code, auxiliary images
+/// included; libheif codes the images inside. One value per codec: HEIC
+/// (HEVC, as iPhones write) and AVIF (AV1), the same layout either way.
 struct HEIFImageContainer: ImageContainer {
-    let name = "heic"
-    let aliases = ["heif"]
-    let displayName = "HEIF"
-    let fileExtension = "heic"
+    let name: String
+    let aliases: [String]
+    let displayName: String
+    let fileExtension: String
+    let codec: any ItemCodec
+    var itemCodec: (any ItemCodec)? { codec }
     let canWrite = true
     let holdsAuxiliaryImages = true
     /// As an auxiliary image with the MPEG alpha type, which libheif shows as transparency.
     let holdsAlpha = true
-    /// The movie follows the HEIF in an `mpvd` box, whose 8-byte header the primary's padding covers.
-    var motionPhotoPrimary: (mime: String, padding: Int)? { ("image/heic", MotionPhotoVideoBox.headerLength) }
-    let maximumBitsPerSample = 12
+    var maximumBitsPerSample: Int { codec.maximumBitDepth }
     var defaultQuality: Int { HEIFWriteOptions.defaultQuality }
 
-    func recognizes(_ header: [UInt8]) -> Bool { HEIFReader.recognizes(header) }
+    static let heic = HEIFImageContainer(name: "heic", aliases: ["heif"], displayName: "HEIF", fileExtension: "heic", codec: HEVCCodec())
+    static let avif = HEIFImageContainer(name: "avif", aliases: [], displayName: "AVIF", fileExtension: "avif", codec: AV1Codec())
+
+    /// A HEIC's movie follows it in an `mpvd` box, whose 8-byte header the primary's padding covers; AVIF carries none.
+    var motionPhotoPrimary: (mime: String, padding: Int)? {
+        codec is HEVCCodec ? ("image/heic", MotionPhotoVideoBox.headerLength) : nil
+    }
+
+    /// AVIF by its brands; HEIC for every other HEIF brand.
+    func recognizes(_ header: [UInt8]) -> Bool {
+        guard HEIFReader.recognizes(header) else { return false }
+        let avif = FileSignature.isftyp(header, brands: ["avif", "avis"])
+        return codec is AV1Codec ? avif : !avif
+    }
 
     func readPhoto(at url: URL) throws -> Photo { try HEIFReader.readPhoto(at: url) }
 
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
         var options = heif
         options.quality = quality
+        options.codec = codec
         let (data, notKept) = try HEIFWriter.encodeReporting(photo, options: options)
         if !notKept.isEmpty { notes[HEIFWriter.notKeptNote] = "not kept: " + notKept.joined(separator: "; ") }
         // The `mpvd` box names itself (Samsung's readers need no XMP); a directory in the XMP was brought up to date.
-        guard let movie = photo.metadata.motionPhotoMovie else { return data }
+        guard let movie = photo.metadata.motionPhotoMovie, motionPhotoPrimary != nil else { return data }
         return MotionPhotoVideoBox.appending(movie, to: data)
     }
 }

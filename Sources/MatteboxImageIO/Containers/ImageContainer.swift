@@ -38,6 +38,8 @@ package protocol ImageContainer: Sendable {
     var maximumBitsPerSample: Int { get }
     /// The quality used when none is asked for.
     var defaultQuality: Int { get }
+    /// For HEIF formats, the codec their images are coded with (HEVC for HEIC, AV1 for AVIF).
+    var itemCodec: (any ItemCodec)? { get }
     /// The encoded file; `notes` gains, by name, what of the photo or its
     /// input the file could not keep (beyond `limitations`).
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data
@@ -50,6 +52,7 @@ extension ImageContainer {
     package var holdsAlpha: Bool { false }
     package var motionPhotoPrimary: (mime: String, padding: Int)? { nil }
     package var maximumBitsPerSample: Int { 8 }
+    package var itemCodec: (any ItemCodec)? { nil }
 
     /// What of `photo` this format cannot hold, as notes for the photo (by
     /// name): auxiliary images (unless `auxiliaryBeside`, written as files

@@ -6,8 +6,8 @@ import MatteboxRuntime
 /// the one place a new format is registered.
 package enum ImageContainers {
     package static let all: [any ImageContainer] = [
-        HEIFImageContainer(),
-        VipsContainer.jpeg, VipsContainer.png, VipsContainer.tiff, VipsContainer.webp, VipsContainer.avif,
+        HEIFImageContainer.heic, HEIFImageContainer.avif,
+        VipsContainer.jpeg, VipsContainer.png, VipsContainer.tiff, VipsContainer.webp,
         VipsContainer.netpbm, BMPContainer(),
     ]
 
@@ -104,6 +104,7 @@ package struct OutputFormat: RawRepresentable, Hashable, Sendable, Codable, Cust
     package static let jpeg = OutputFormat(rawValue: "jpeg")!
     package static let png = OutputFormat(rawValue: "png")!
     package static let heic = OutputFormat(rawValue: "heic")!
+    package static let avif = OutputFormat(rawValue: "avif")!
 
     package var container: any ImageContainer { ImageContainers.writer(named: rawValue)! }
     package var defaultQuality: Int { container.defaultQuality }

@@ -36,11 +36,6 @@ struct VipsContainer: ImageContainer {
     static let webp = VipsContainer(
         name: "webp", aliases: [], displayName: "WebP", fileExtension: "webp", canWrite: false,
         signature: { $0.count >= 12 && $0.starts(with: Array("RIFF".utf8)) && Array($0[8..<12]) == Array("WEBP".utf8) })
-    /// AVIF (HEIF with AV1): read by libvips' libheif loader, which applies irot/imir itself.
-    static let avif = VipsContainer(
-        name: "avif", aliases: [], displayName: "AVIF", fileExtension: "avif", canWrite: false,
-        signature: { FileSignature.isftyp($0, brands: ["avif", "avis"]) })
-
     /// PBM/PGM/PPM and PFM (float, Middlebury's disparity format), by libvips' own loader.
     static let netpbm = VipsContainer(
         name: "pnm", aliases: ["pfm", "ppm", "pgm"], displayName: "Netpbm (PPM, PGM, PFM)", fileExtension: "ppm",
@@ -77,11 +72,6 @@ struct VipsContainer: ImageContainer {
         if !unkept.isEmpty, name != "jpeg" {
             metadata.notes["inputMetadata"] =
                 "\(unkept.joined(separator: " and ")) of the \(displayName) not kept: Mattebox carries EXIF, XMP and the colour profile"
-        }
-        if loader.hasPrefix("heifload") {
-            // HEIF-family files the HEIF reader leaves to libvips (AVIF): libheif
-            // applies irot/imir while decoding, so the pixels are already upright.
-            metadata.orientation = .up
         }
         mbx_vips_blob_free(&decoded.exif)
         mbx_vips_blob_free(&decoded.xmp)

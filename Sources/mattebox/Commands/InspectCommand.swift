@@ -73,7 +73,7 @@ struct InspectCommand: ParsableCommand {
         }
         try InputFile.checkReadable(url)
         if let other = try inspectOther(url) { return other.isEmpty ? nil : other }
-        if ImageContainers.container(of: url)?.name != "heic" {
+        if ImageContainers.container(of: url)?.itemCodec == nil {
             let kind = ImageContainers.describe(url).map { " (it looks like \($0))" } ?? ""
             throw MatteboxError("\(url.path): not a photo or movie Mattebox reads\(kind); inspect reads HEIF/HEIC, JPEG, PNG, TIFF, WebP and BMP stills and QuickTime/MP4 movies")
         }
@@ -128,7 +128,7 @@ extension InspectCommand {
             print(MovieInspectionText.render(summary, path: url.path, bytes: bytes))
             return Data()
         }
-        guard let container = ImageContainers.container(of: url), container.name != "heic" else { return nil }
+        guard let container = ImageContainers.container(of: url), container.itemCodec == nil else { return nil }
         let sheetTarget = try sheetTarget(for: url)
         let photo = try ImageContainers.reader(for: url).readPhoto(at: url)
         let live = LivePhotoInspection.inspect(
