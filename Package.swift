@@ -270,7 +270,8 @@ let package = Package(
         .testTarget(
             name: "MatteboxServerTests",
             dependencies: [
-                "MatteboxServer", "MatteboxLibrary", "MatteboxPairedMedia", "MatteboxMovie", "MatteboxPluginHost", "MatteboxTestSupport",
+                "MatteboxServer", "MatteboxLibrary", "MatteboxPairedMedia", "MatteboxMovie", "MatteboxPipeline", "MatteboxPluginHost",
+                "MatteboxTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -42,8 +42,14 @@ final class PortraitEffect: PhotoProcessor {
                 "focus", .string(default: "subject"),
                 description: "subject (the matte's subject; with depth alone the face, else the sharpest near region) or x,y in 0-1 of the upright photo"),
             Parameter(
-                "background", .string(default: "blur"),
-                description: "blur, colour:#RRGGBB, image:PATH (scaled to cover the photo) or transparent (a cut-out with alpha)"),
+                "background", .choice(default: "blur", values: ["blur", "colour", "image", "transparent"]),
+                description: "blur; colour (background-colour); image (background-image, scaled to cover the photo); transparent (a cut-out with alpha)"),
+            Parameter(
+                "background-colour", .string(default: "#ffffff"),
+                description: "with background colour: the colour, #RRGGBB"),
+            Parameter(
+                "background-image", .string(default: ""),
+                description: "with background image: the image file, scaled to cover the photo"),
             Parameter(
                 "highlights", .double(default: 0.5, range: 0...1),
                 description: "how much bright points bloom into bokeh balls; 0 turns it off"),
@@ -85,28 +91,31 @@ final class PortraitEffect: PhotoProcessor {
             }
             focusPoint = (parts[0], parts[1])
         }
-        background = try Self.background(try parameters.string("background"))
+        background = try Self.background(parameters)
     }
 
-    static func background(_ text: String) throws -> Background {
-        let lower = text.lowercased()
-        if lower == "blur" { return .blur }
-        if lower == "transparent" { return .transparent }
-        if lower.hasPrefix("colour:") || lower.hasPrefix("color:") {
-            let hex = lower.split(separator: ":", maxSplits: 1)[1].drop { $0 == "#" }
+    /// The background mode (a choice the host has checked) with its own parameter.
+    static func background(_ parameters: PluginParameters) throws -> Background {
+        switch try parameters.string("background") {
+        case "transparent": return .transparent
+        case "colour":
+            let text = try parameters.string("background-colour")
+            let hex = text.drop { $0 == "#" }
             guard hex.count == 6, let value = UInt32(hex, radix: 16) else {
-                throw PluginError("background colour is colour:#RRGGBB, not \(text)", status: MBX_ERR_INVALID_ARGUMENT)
+                throw PluginError("background-colour is #RRGGBB (six hex digits, e.g. #1e3a5f), not \(text)", status: MBX_ERR_INVALID_ARGUMENT)
             }
             return .colour(Float((value >> 16) & 0xFF) / 255, Float((value >> 8) & 0xFF) / 255, Float(value & 0xFF) / 255)
-        }
-        if lower.hasPrefix("image:") {
-            let path = String(text.dropFirst("image:".count))
+        case "image":
+            let path = try parameters.string("background-image")
+            guard !path.isEmpty else {
+                throw PluginError("background image needs background-image, the image file to put behind the subject", status: MBX_ERR_INVALID_ARGUMENT)
+            }
             guard FileManager.default.isReadableFile(atPath: path) else {
-                throw PluginError("background image \(path) cannot be read", status: MBX_ERR_INVALID_ARGUMENT)
+                throw PluginError("background-image \(path): no readable file there", status: MBX_ERR_INVALID_ARGUMENT)
             }
             return .image(path)
+        default: return .blur
         }
-        throw PluginError("background is blur, colour:#RRGGBB, image:PATH or transparent, not \(text)", status: MBX_ERR_INVALID_ARGUMENT)
     }
 
     func process(_ photo: PluginPhoto) throws {

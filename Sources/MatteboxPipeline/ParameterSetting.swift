@@ -10,6 +10,15 @@ package struct ParameterSetting: Sendable, Codable, Equatable, CustomStringConve
     package var stage: String
     package var key: String
     package var value: String
+    /// Where it was set, as messages name it: nil for `--set`, else e.g. "--aperture" (render) or "the Portrait control".
+    package var origin: String?
+
+    package init(stage: String, key: String, value: String, origin: String? = nil) {
+        self.stage = stage
+        self.key = key
+        self.value = value
+        self.origin = origin
+    }
 
     /// Parses `STAGE.KEY=VALUE`; the key is what follows the last dot before `=`.
     package init(parsing text: String) throws {
@@ -44,7 +53,7 @@ extension PipelineFile {
                         + Suggestion.clause(for: setting.stage, among: ids + ids.map { $0.components(separatedBy: ".").last ?? $0 }),
                     hint: "its stages: \(ids.joined(separator: ", "))", commandLineMistake: true)
             }
-            let raw = RawValue(text: setting.value, quoted: false, line: 0)
+            let raw = RawValue(text: setting.value, quoted: false, line: 0, origin: setting.origin)
             for index in matching {
                 file.stages[index].parameters.removeAll { $0.key == setting.key }
                 file.stages[index].parameters.append((setting.key, raw))

@@ -20,6 +20,8 @@ package struct PipelineFile: Sendable {
         package var text: String
         package var quoted: Bool
         package var line: Int
+        /// For a value set outside the file (line 0), where it was set, as messages name it ("--set", "--aperture").
+        package var origin: String? = nil
     }
 
     package struct Stage: Sendable {

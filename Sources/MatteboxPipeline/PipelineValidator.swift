@@ -52,7 +52,7 @@ package enum PipelineValidator {
             var values: [String: ParameterValue] = [:]
             for (key, raw) in stage.parameters {
                 // Line 0: set on the command line (--set), not in the file.
-                let line = raw.line > 0 ? raw.line : nil, origin = raw.line > 0 ? "" : "--set: "
+                let line = raw.line > 0 ? raw.line : nil, origin = raw.line > 0 ? "" : "\(raw.origin ?? "--set"): "
                 guard let spec = plugin.parameter(key) else {
                     let keys = plugin.parameters.map(\.key)
                     let known = keys.joined(separator: ", ")

@@ -2,26 +2,45 @@ import Foundation
 
 /// The pipeline behind `mattebox render` and the camera app's Portrait
 /// control, written in one place: the portrait-effect stage with the
-/// settings given (nil keeps the plugin's default), after a portrait-matte
-/// stage for photos that have no matte yet.
+/// settings given, after a portrait-matte stage for photos that have no matte
+/// yet. The settings are the plugin's own parameters by name, as text: the
+/// plugin's descriptor types, ranges and checks them (as it does a pipeline
+/// file's and `--set`'s), so a parameter the plugin gains needs no change here.
 package enum PortraitEffectPipeline {
     package static let pluginID = "org.mattebox.portrait-effect"
     package static let mattePluginID = "org.mattebox.portrait-matte"
 
-    /// What a user sets; the plugin checks each value and names a bad one.
+    /// What a user sets: parameter name → value as text; one not set keeps the plugin's default.
     package struct Settings: Codable, Sendable, Equatable {
-        package var aperture: Double?
-        package var focus: String?
-        package var background: String?
-        package var highlights: Double?
-        package var keepAuxiliary: Bool?
+        package var values: [String: String]
 
-        package init(aperture: Double? = nil, focus: String? = nil, background: String? = nil, highlights: Double? = nil, keepAuxiliary: Bool? = nil) {
-            self.aperture = aperture
-            self.focus = focus
-            self.background = background
-            self.highlights = highlights
-            self.keepAuxiliary = keepAuxiliary
+        package init(_ values: [String: String] = [:]) { self.values = values }
+
+        /// A JSON object of parameter names to strings, numbers or booleans, as the page sends them.
+        package init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let object = try container.decode([String: Scalar].self)
+            values = object.mapValues(\.text)
+        }
+
+        package func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(values)
+        }
+
+        /// One JSON value as the text a pipeline file would hold.
+        private struct Scalar: Decodable {
+            let text: String
+            init(from decoder: Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let bool = try? container.decode(Bool.self) {
+                    text = String(bool)
+                } else if let number = try? container.decode(Double.self) {
+                    text = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+                } else {
+                    text = try container.decode(String.self)
+                }
+            }
         }
     }
 
@@ -30,21 +49,16 @@ package enum PortraitEffectPipeline {
     /// the depth's own edges).
     package enum Matte: Sendable { case none, auto }
 
-    package static func source(_ settings: Settings, matte: Matte, path: String) -> PipelineSource {
-        var parameters: [String] = []
-        if let aperture = settings.aperture { parameters.append("aperture: \(aperture)") }
-        if let focus = settings.focus { parameters.append("focus: \(quoted(focus))") }
-        if let background = settings.background { parameters.append("background: \(quoted(background))") }
-        if let highlights = settings.highlights { parameters.append("highlights: \(highlights)") }
-        if let keep = settings.keepAuxiliary { parameters.append("keep-auxiliary: \(keep)") }
+    /// `origin`: how messages name where a value was set ("--aperture" for `key` aperture).
+    package static func source(
+        _ settings: Settings, matte: Matte, path: String, origin: (String) -> String? = { _ in nil }
+    ) -> PipelineSource {
         var lines = ["stages:"]
         if matte == .auto { lines += ["  - plugin: \(mattePluginID)", "    params: { with-depth: model-only }"] }
-        lines += ["  - plugin: \(pluginID)", "    params: { \(parameters.joined(separator: ", ")) }"]
-        return PipelineSource(text: lines.joined(separator: "\n") + "\n", path: path)
-    }
-
-    /// A YAML double-quoted scalar (JSON's string syntax is YAML's).
-    private static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+        lines += ["  - plugin: \(pluginID)"]
+        let applied = settings.values.sorted { $0.key < $1.key }.map {
+            ParameterSetting(stage: pluginID, key: $0.key, value: $0.value, origin: origin($0.key))
+        }
+        return PipelineSource(text: lines.joined(separator: "\n") + "\n", path: path, settings: applied)
     }
 }

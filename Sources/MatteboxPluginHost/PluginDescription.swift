@@ -78,6 +78,19 @@ package enum ParameterType: Int, Sendable, NamedCoding {
 /// One parameter a plugin declares: its type, default, hard limits and the
 /// words `mattebox plugins inspect` shows.
 package struct ParameterSpec: Sendable, Codable, Equatable {
+    /// Its contract in words: "default 0.5; range 0...1", "default blur; one of: blur, colour".
+    package var contract: String {
+        var facts = ["default \(defaultValue)"]
+        if type == .enumeration { facts.append("one of: \(enumValues.joined(separator: ", "))") }
+        if let minimum, let maximum { facts.append("range \(Self.number(minimum))...\(Self.number(maximum))") }
+        if let unit { facts.append("unit \(unit)") }
+        return facts.joined(separator: "; ")
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     package var key: String
     package var description: String
     package var type: ParameterType

@@ -49,6 +49,7 @@ package final class CameraApp: Sendable {
     let preview: PreviewHub
     let events: EventHub
     let library: LibraryRoutes
+    let plugins: PluginRoutes
     package let policy: AccessPolicy
     /// The auxiliary images the pipeline makes (the page hides toggles for the rest).
     let deliverableRoles: Set<ImageRole>
@@ -68,6 +69,7 @@ package final class CameraApp: Sendable {
             pipeline: pipeline, registry: registry, writer: PhotoWriter(directory: folder.folder, format: nil))
         let pending = delivery.pending
         library = LibraryRoutes(library: folder, registry: registry, processing: { pending.names })
+        plugins = PluginRoutes(registry: registry)
         deliverableRoles = delivery.deliverableRoles
         self.pipeline = delivery.runner?.pipeline
         session = try CaptureSession(
@@ -133,6 +135,7 @@ package final class CameraApp: Sendable {
         addPageRoutes(to: router)
         addSessionRoutes(to: router)
         library.add(to: router)
+        plugins.add(to: router)
         let requestTimeout = configuration.requestTimeout
         let application = Application(
             router: router,

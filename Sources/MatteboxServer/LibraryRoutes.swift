@@ -79,9 +79,10 @@ package struct LibraryRoutes: Sendable {
         router.get("/api/library/{id}/portrait.jpg") { request, context -> Response in
             let id = try context.parameters.require("id")
             let query = request.uri.queryParameters
-            let settings = PortraitStudio.Settings(
-                aperture: query.get("aperture").flatMap(Double.init), focus: query.get("focus"), background: query.get("background"),
-                highlights: query.get("highlights").flatMap(Double.init))
+            // Every query parameter but the size is one of the plugin's, checked by its descriptor.
+            var values: [String: String] = [:]
+            for (key, value) in query where key != "size" { values[String(key)] = String(value) }
+            let settings = PortraitStudio.Settings(values)
             let longSide = min(2048, max(160, query.get("size").flatMap(Int.init) ?? 1280))
             return try await Self.portraitAnswer {
                 let jpeg = try await BlockingWork.run { try studio.preview(id, settings: settings, longSide: longSide) }

@@ -68,11 +68,9 @@ final class PortraitStudio: Sendable {
 
     private func runner(_ settings: Settings) throws -> PipelineRunner {
         guard isAvailable else { throw MatteboxError("the portrait-effect plugin is not installed") }
-        if let aperture = settings.aperture, !(1.4...16).contains(aperture) {
-            throw MatteboxError("aperture is 1.4-16, not \(aperture)")
-        }
-        // A bad setting (focus out of range, an unknown background) is the plugin's to refuse, by name.
-        let source = PortraitEffectPipeline.source(settings, matte: .none, path: "(portrait control)")
+        // A bad setting (aperture or focus out of range, an unknown background) is the plugin's descriptor's
+        // to refuse, by name, as it is for render and pipeline files.
+        let source = PortraitEffectPipeline.source(settings, matte: .none, path: "(portrait control)") { $0 }
         return try PipelineRunner(pipeline: source.validate(registry: registry), registry: registry)
     }
 

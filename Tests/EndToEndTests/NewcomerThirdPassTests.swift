@@ -67,9 +67,9 @@ import Testing
     @Test func commandLineMistakesExit64() throws {
         let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg").path
         let out = try TestEnvironment.scratchDirectory("exit64")
-        for background in ["colour:blue", "image:/nope.jpg"] {
-            let run = TestEnvironment.run([TestEnvironment.mattebox, "render", photo, "-o", out.path, "--background", background])
-            #expect(run.status == 64 && run.errors.contains(background.hasPrefix("colour") ? "six hex digits" : "no readable file"), "\(background): \(run.errors)")
+        for background in [["colour", "--background-colour", "blue"], ["image", "--background-image", "/nope.jpg"]] {
+            let run = TestEnvironment.run([TestEnvironment.mattebox, "render", photo, "-o", out.path, "--background"] + background)
+            #expect(run.status == 64 && run.errors.contains(background[0] == "colour" ? "six hex digits" : "no readable file"), "\(background): \(run.errors)")
         }
         let inspect = TestEnvironment.run([TestEnvironment.mattebox, "plugins", "inspect", "NOSUCH"])
         #expect(inspect.status == 64 && inspect.errors.contains("no plugin NOSUCH"))

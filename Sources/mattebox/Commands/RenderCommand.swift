@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatteboxPipeline
+import MatteboxPluginHost
 import MatteboxRuntime
 
 /// `mattebox render`: Photos' Depth Control on the command line. Renders a
@@ -28,24 +29,24 @@ struct RenderCommand: ParsableCommand {
             --keep-auxiliary. Examples:
               mattebox render IMG_0001.HEIC -o out --aperture 2.8
               mattebox render IMG_0001.HEIC -o out --focus 0.3,0.6   (refocus)
-              mattebox render portrait.jpg -o out --background colour:#1e3a5f
+              mattebox render portrait.jpg -o out --background colour --background-colour '#1e3a5f'
               mattebox render portrait.jpg -o out --background transparent --format png
             """)
 
     @OptionGroup var verbosity: Verbosity
     @Argument(help: "Photos, or folders to walk for photos.", completion: .file()) var photos: [String]
     @Option(name: .shortAndLong, help: "Folder to write the rendered photos to (created if missing).") var output: String
-    @Option(help: "f-number, 1.4-16: smaller blurs more; f/16 leaves the photo sharp (Photos' default is f/4.5).")
-    var aperture: Double = 4.5
-    @Option(help: "subject (the person, or with depth alone the face or the nearest region) or x,y in 0-1 of the upright photo.")
-    var focus = "subject"
-    @Option(help: "blur, colour:#RRGGBB, image:PATH (scaled to cover the photo) or transparent (a cut-out with alpha).")
-    var background = "blur"
-    @Option(help: "How much bright points bloom into bokeh balls, 0-1 (0: off).") var highlights: Double = 0.5
+    // The effect's own parameters: their help, defaults and checks are the plugin's descriptor's
+    // (`mattebox plugins inspect portrait-effect`), the contract pipeline files, --set and the app's Portrait control use.
+    @Option(help: EffectParameterHelp.help("aperture", valueName: "f-number")) var aperture: String?
+    @Option(help: EffectParameterHelp.help("focus", valueName: "subject|x,y")) var focus: String?
+    @Option(help: EffectParameterHelp.help("background", valueName: "mode")) var background: String?
+    @Option(help: EffectParameterHelp.help("background-colour", valueName: "#RRGGBB")) var backgroundColour: String?
+    @Option(help: EffectParameterHelp.help("background-image", valueName: "path")) var backgroundImage: String?
+    @Option(help: EffectParameterHelp.help("highlights", valueName: "0-1")) var highlights: String?
     @Option(help: "auto: make a portrait matte first for a photo that has none (see above); none: only the photo's own matte and depth.")
     var matte: MatteChoice = .auto
-    @Flag(help: "Keep depth and mattes with the rendered photo (they describe the photo as shot, not the render).")
-    var keepAuxiliary = false
+    @Flag(help: EffectParameterHelp.help("keep-auxiliary")) var keepAuxiliary = false
     @Option(help: "Output format (jpeg, png, heic); default: JPEG, or HEIC where JPEG would drop something the render keeps (a HEIC input's other images such as its gain map, a cut-out's alpha, depth and mattes with --keep-auxiliary).")
     var format: String?
     @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int?
@@ -64,63 +65,60 @@ struct RenderCommand: ParsableCommand {
     /// `--matte`: whether a matte is made first.
     enum MatteChoice: String, ExpressibleByArgument, CaseIterable { case auto, none }
 
+    /// The effect's parameters as the options set them (by the plugin's names); unset ones keep its defaults.
+    var settings: PortraitEffectPipeline.Settings {
+        var values: [String: String] = [:]
+        values["aperture"] = aperture
+        values["focus"] = focus
+        values["background"] = background
+        values["background-colour"] = backgroundColour
+        // Workers may run elsewhere in the tree: the image is named by its full path.
+        values["background-image"] = backgroundImage.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        values["highlights"] = highlights
+        if keepAuxiliary { values["keep-auxiliary"] = "true" }
+        return PortraitEffectPipeline.Settings(values)
+    }
+
+    /// The options checked by the plugin itself before any photo is read: its descriptor (types,
+    /// ranges, choices) and its own checks (a colour's digits, the background image), so a mistake
+    /// is a command-line one (exit 64) and the CLI takes exactly what the app takes.
     func validate() throws {
-        guard (1.4...16).contains(aperture) else { throw ValidationError("--aperture must be 1.4-16, not \(aperture)") }
-        guard (0...1).contains(highlights) else { throw ValidationError("--highlights must be 0-1, not \(highlights)") }
-        if focus != "subject" {
-            let parts = focus.split(separator: ",").compactMap { Double($0) }
-            guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else {
-                throw ValidationError("--focus is subject or x,y with both in 0-1 (e.g. 0.5,0.4), not \(focus)")
-            }
-        }
-        // Checked here as the effect will read it, so a mistake is a command-line mistake (exit 64), not a failed photo.
-        let lower = background.lowercased()
-        if lower.hasPrefix("colour:") || lower.hasPrefix("color:") {
-            let hex = lower.split(separator: ":", maxSplits: 1)[1].drop { $0 == "#" }
-            guard hex.count == 6, UInt32(hex, radix: 16) != nil else {
-                throw ValidationError("--background colour:#RRGGBB takes six hex digits (e.g. colour:#1e3a5f), not \(background)")
-            }
-        } else if lower.hasPrefix("image:") {
-            let path = String(background.dropFirst("image:".count))
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw ValidationError("--background image:\(path): no readable file there")
-            }
-        } else if !["blur", "transparent"].contains(lower) {
-            throw ValidationError("--background is blur, colour:#RRGGBB, image:PATH or transparent, not \(background)")
+        try request.validate()
+        let registry = PluginRegistry.discoverForThisExecutable()
+        let effect = PortraitEffectPipeline.source(settings, matte: .none, path: "render") { "--\($0)" }
+        do {
+            _ = try PipelineRunner(pipeline: effect.validate(registry: registry), registry: registry)
+        } catch let error as PipelineError {
+            throw ValidationError(error.issues.map(\.message).joined(separator: "\n"))
+        } catch {
+            throw ValidationError("\(error)")
         }
     }
 
     /// The pipeline the options describe: a portrait matte when the photo has none, then the effect.
-    var pipelineText: String {
-        var background = self.background
-        if background.lowercased().hasPrefix("image:") {
-            // Workers may run elsewhere in the tree: the image is named by its full path.
-            background = "image:" + URL(fileURLWithPath: String(background.dropFirst("image:".count))).standardizedFileURL.path
-        }
-        let settings = PortraitEffectPipeline.Settings(
-            aperture: aperture, focus: focus, background: background, highlights: highlights, keepAuxiliary: keepAuxiliary)
-        return "# made by mattebox render from its options\n" + PortraitEffectPipeline.source(settings, matte: matte == .auto ? .auto : .none, path: "render").text
+    var pipelineSource: PipelineSource {
+        PortraitEffectPipeline.source(settings, matte: matte == .auto ? .auto : .none, path: "render") { "--\($0)" }
+    }
+
+    /// The batch the options describe; `process` runs the same path.
+    var request: BatchRequest {
+        var request = BatchRequest(photos: photos, output: output, pipeline: .built(pipelineSource))
+        request.format = format
+        request.quality = quality
+        request.auxPng = auxPng
+        request.jobs = jobs
+        request.resume = resume
+        request.suffix = suffix
+        request.overwrite = overwrite
+        request.replaceOtherFiles = replaceOtherFiles
+        request.noClobber = noClobber
+        request.json = json
+        request.dryRun = dryRun
+        request.quiet = verbosity.quiet
+        return request
     }
 
     func run() throws {
-        let folder = try StandardStreams.temporaryFolder()
-        defer { StandardStreams.cleanUp(folder) }
-        let pipeline = folder.appendingPathComponent("render.yaml")
-        try pipelineText.write(to: pipeline, atomically: true, encoding: .utf8)
-        var arguments = photos + ["-o", output, "--pipeline", pipeline.path]
-        if let format { arguments += ["--format", format] }
-        if let quality { arguments += ["--quality", "\(quality)"] }
-        if auxPng { arguments.append("--aux-png") }
-        if let jobs { arguments += ["--jobs", "\(jobs)"] }
-        if resume { arguments.append("--resume") }
-        if let suffix { arguments += ["--suffix", suffix] }
-        if overwrite { arguments.append("--overwrite") }
-        if replaceOtherFiles { arguments.append("--replace-other-files") }
-        if noClobber { arguments.append("--no-clobber") }
-        if json { arguments.append("--json") }
-        if dryRun { arguments.append("--dry-run") }
-        if verbosity.quiet { arguments.append("-q") }
-        if verbosity.verbose > 0 { arguments.append("-" + String(repeating: "v", count: verbosity.verbose)) }
-        try ProcessCommand.parse(arguments).run()
+        try request.run()
     }
 }

@@ -25,13 +25,7 @@ enum PluginInspection {
         for spec in plugin.parameters {
             lines.append("  \(spec.key)  (\(spec.type))")
             lines.append("      \(spec.description)")
-            var facts = ["default \(spec.defaultValue)"]
-            if spec.type == .enumeration { facts.append("one of: \(spec.enumValues.joined(separator: ", "))") }
-            if let minimum = spec.minimum, let maximum = spec.maximum {
-                facts.append("range \(number(minimum))...\(number(maximum))")
-            }
-            if let unit = spec.unit { facts.append("unit \(unit)") }
-            lines.append("      " + facts.joined(separator: "; "))
+            lines.append("      " + spec.contract)
         }
         return lines.joined(separator: "\n")
     }
@@ -41,9 +35,5 @@ enum PluginInspection {
         return ports.map { port in
             "  \(port.role)\(port.optional ? " (optional)" : "")\(port.description.isEmpty ? "" : ": \(port.description)")"
         }
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

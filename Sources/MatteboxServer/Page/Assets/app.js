@@ -306,12 +306,28 @@ function openViewer(photo) {
   show(roles[0], layers.firstChild);
 }
 
-// The Portrait control (Photos' Depth Control): the f-number on a log scale from f/1.4 to f/16,
+// The Portrait control (Photos' Depth Control): the f-number on a log scale over the plugin's range,
 // re-rendered on the server at screen size while the slider moves (one request at a time, the
 // newest setting wins), tap to refocus, and a full-size copy saved beside the original.
 const portraitSources = ["portraitMatte", "disparity", "depth"];
 let portraitFocus = null, portraitBusy = false, portraitAgain = false;
-const apertureOf = (value) => Math.round(1.4 * Math.pow(16 / 1.4, value / 100) * 10) / 10;
+// The f-number slider's range and starting point are the plugin's own (its descriptor, served as
+// JSON): the slider runs from its widest to its smallest aperture, evenly in stops.
+let apertureSpec = null;
+async function loadApertureSpec() {
+  if (apertureSpec) return;
+  const { plugin } = await api("GET", "/api/plugins/portrait-effect/parameters");
+  apertureSpec = plugin.parameters.find((parameter) => parameter.key === "aperture");
+  $("aperture").value = sliderOf(apertureSpec.defaultValue);
+}
+const apertureOf = (value) => {
+  const { minimum: widest, maximum: smallest } = apertureSpec;
+  return Math.round(widest * Math.pow(smallest / widest, value / 100) * 10) / 10;
+};
+const sliderOf = (aperture) => {
+  const { minimum: widest, maximum: smallest } = apertureSpec;
+  return Math.round(100 * Math.log(aperture / widest) / Math.log(smallest / widest));
+};
 function portraitSettings() {
   const settings = { aperture: apertureOf(Number($("aperture").value)) };
   if (portraitFocus) settings.focus = `${portraitFocus.x.toFixed(3)},${portraitFocus.y.toFixed(3)}`;
@@ -321,6 +337,11 @@ async function renderPortrait() {
   if (!viewing) return;
   if (portraitBusy) { portraitAgain = true; return; }
   portraitBusy = true;
+  try { await loadApertureSpec(); } catch (error) {
+    $("portrait-status").textContent = error.message;
+    portraitBusy = false;
+    return;
+  }
   const settings = portraitSettings();
   $("aperture-value").textContent = `f/${settings.aperture.toFixed(1)}`;
   const size = Math.min(1280, Math.round(Math.max(window.innerWidth, 320) * (window.devicePixelRatio || 1)));
