@@ -54,6 +54,7 @@ let package = Package(
         .target(
             name: "CVision",
             dependencies: ["CVisionAPI"],
+            exclude: ["README.md"],
             // Optimised in every configuration: the tests run the real vision code on 12 MP photos.
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
             linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_objdetect", "opencv_ximgproc", "opencv_dnn"]
@@ -73,29 +74,29 @@ let package = Package(
         // and the orientation math host and plugins share without linking each other.
         .target(
             name: "MatteboxRuntime",
-            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")], exclude: ["README.md"]),
         .target(name: "MatteboxGeometry"),
         // The machine around the work: thermal zones, cooling devices, CPU pressure.
         .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
         // Neural models from package registries: pinned, converted for cv::dnn, installed with their licences.
-        .target(name: "MatteboxModels", dependencies: ["MatteboxRuntime"]),
+        .target(name: "MatteboxModels", dependencies: ["MatteboxRuntime"], exclude: ["README.md"]),
         // The model: Photo, images, roles, EXIF, metadata.
         .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"]),
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
-        // and above it photos with their auxiliary images, HEVC through libheif.
+        // and above it photos with their auxiliary images, HEVC and AV1 through libheif.
         .target(name: "MatteboxISOBMFF"),
         // The syntaxes metadata is stored in: XMP as RDF/XML, JPEG marker segments.
-        .target(name: "MatteboxMetadata", dependencies: ["MatteboxRuntime"]),
+        .target(name: "MatteboxMetadata", dependencies: ["MatteboxRuntime"], exclude: ["README.md"]),
         .target(
-            name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "CHeif", "CHeifShim"]),
+            name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "CHeif", "CHeifShim"], exclude: ["README.md"]),
         // What is done to pixels, through libvips: turns, mirrors, crops, scaling, contact sheets.
-        .target(name: "MatteboxImageOps", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVipsShim"]),
+        .target(name: "MatteboxImageOps", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVipsShim"], exclude: ["README.md"]),
         .target(
             name: "MatteboxImageIO",
             dependencies: [
                 "MatteboxImageOps", "MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxMetadata", "CVipsShim",
                 "CTurboJPEG",
-            ]),
+            ], exclude: ["README.md"]),
         .target(
             name: "MatteboxPluginHost",
             dependencies: ["MatteboxCore", "MatteboxRuntime", "CMatteboxPluginABI"]),
@@ -104,29 +105,29 @@ let package = Package(
             dependencies: [
                 "MatteboxImageOps",
                 "MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPairedMedia", "Yams",
-            ]),
+            ], exclude: ["README.md"]),
         // Batches: files to worker processes (each its own runner and writer), shards, resume, reports, the inference process.
         .target(
             name: "MatteboxBatch",
             dependencies: [
                 "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPressure",
                 "MatteboxCore", "MatteboxRuntime",
-            ]),
+            ], exclude: ["README.md"]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
         .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"]),
         // Sources of photos: cameras (V4L2 real, emulated, replay) and the capture session.
         .target(
             name: "MatteboxCapture",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "CV4L2", "Yams"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "CV4L2", "Yams"], exclude: ["README.md"]),
         // Movies: camera frames to H.264/HEVC in MP4 or MOV (FFmpeg), Live Photo movies and Motion Photos.
-        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"]),
+        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"], exclude: ["README.md"]),
         // Paired media: a still and what pairs with it (a Live Photo's movie, a Motion Photo's
         // embedded movie, sidecar images by name): pairing, identifiers, building, inspecting.
         .target(
             name: "MatteboxPairedMedia",
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxMetadata", "MatteboxMovie", "MatteboxHEIF", "MatteboxImageIO",
-            ]),
+            ], exclude: ["README.md"]),
         // Composition: a capture session's photos through the pipeline runner to the writer.
         .target(
             name: "MatteboxCaptureService",
@@ -134,7 +135,7 @@ let package = Package(
                 "MatteboxImageOps",
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
                 "MatteboxRuntime", "MatteboxMovie", "MatteboxPairedMedia", "MatteboxHEIF", "MatteboxImageIO",
-            ]),
+            ], exclude: ["README.md"]),
         // The photo library: one folder's photos and movies, their index, thumbnails, overlays and trash.
         .target(
             name: "MatteboxLibrary",
@@ -154,7 +155,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The page's HTML, CSS and JavaScript are files there, embedded at build time.
-            exclude: ["Page/Assets"],
+            exclude: ["README.md", "Page/Assets"],
             plugins: ["EmbedFilesPlugin"]),
         // Build tools: files embedded into a module as Swift strings.
         .executableTarget(name: "embed-files", path: "BuildTools/EmbedFiles"),
