@@ -5,7 +5,7 @@
 // there that look like neither this face's skin nor the hair just above the
 // face are taken as background, and so is every pixel of such a colour that
 // reaches the edge through pixels of the same colour.
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {

@@ -1,7 +1,7 @@
 // A Gaussian colour model in CIELAB, fitted to samples of one surface
 // (skin, hair, sky) and scoring every pixel by Mahalanobis distance.
 #include "bridge.hpp"
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include <algorithm>
 #include <cmath>
 #include <opencv2/core.hpp>

@@ -1,7 +1,7 @@
 // Finding the face the mattes are built around, on the upright photo, the
 // largest face winning: the neural CenterFace detector when it is installed,
 // else the Haar frontal-face cascade from opencv-data.
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include "bridge.hpp"
 #include "network.hpp"
 #include <algorithm>

@@ -1,6 +1,6 @@
 // Turning the working frame about a tilted face so its eyes are level: the
 // hair, skin and mouth layouts are laid out for an upright face.
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include <cmath>
 #include <opencv2/imgproc.hpp>
 

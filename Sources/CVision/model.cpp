@@ -6,7 +6,7 @@
 // normalised, run, and the class probabilities are pasted back as soft
 // mattes, upsampled along the photo's edges.
 #include "bridge.hpp"
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include "network.hpp"
 #include <cmath>
 #include <map>

@@ -2,7 +2,7 @@
 // measured in face sizes, then softened along the photo's edges. This is the
 // portrait effects matte (iOS: the person, soft at hair).
 #include "bridge.hpp"
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
 #include <opencv2/ximgproc.hpp>
 

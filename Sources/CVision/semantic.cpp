@@ -9,7 +9,7 @@
 #include "semantic.hpp"
 #include "bridge.hpp"
 #include "landmarks.hpp"
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {

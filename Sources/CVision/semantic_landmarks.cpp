@@ -4,7 +4,7 @@
 // colour is learnt where the cheeks and forehead really are, and the same
 // colour finds the neck, ears, arms, hands and legs of the person.
 #include "semantic.hpp"
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include "pose.hpp"
 #include <opencv2/imgproc.hpp>
 

@@ -7,7 +7,7 @@
 // same robust Lab model the face's skin uses) decides, so the person's own
 // skin is kept and clothes of a skin-like hue are not.
 #include "bridge.hpp"
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
 
 extern "C" int mbx_cv_skin_without_face(const mbx_cv_image *image, const mbx_cv_matte_options *options,

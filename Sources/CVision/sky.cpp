@@ -9,7 +9,7 @@
 // frame's edge, are filled, the person is held out, and the edges are
 // softened along the photo (branches against the sky).
 #include "bridge.hpp"
-#include "portrait.hpp"
+#include "matte_steps.hpp"
 #include <algorithm>
 #include <cmath>
 #include <opencv2/imgproc.hpp>

@@ -117,14 +117,9 @@ package enum BatchInputs {
     private static func uniqueStems(_ found: [(url: URL, relative: String)]) -> [BatchInput] {
         var used = Set<String>()
         return found.map { item in
-            let relative = item.relative as NSString
-            let base = relative.deletingPathExtension
-            var stem = base
-            var counter = 2
-            while !used.insert(stem).inserted {
-                stem = "\(base)-\(counter)"
-                counter += 1
-            }
+            let base = (item.relative as NSString).deletingPathExtension
+            let stem = OutputNames.free(base, limit: .max) { used.contains($0) }!
+            used.insert(stem)
             return BatchInput(url: item.url, stem: stem)
         }
     }

@@ -13,7 +13,7 @@ enum HEIFCarryOver {
     /// item → written item, extended here) and the entity groups whose members
     /// were; names the rest in `notKept`. Returns the brands the file then needs.
     static func derivedImagesAndGroups(
-        from source: HEIFContainer, copied: inout [UInt32: UInt16], transforms: [[UInt8]],
+        from source: HEIFFile, copied: inout [UInt32: UInt16], transforms: [[UInt8]],
         into builder: inout HEIFBuilder, notKept: inout [String]
     ) throws -> [String] {
         var brands: [String] = []
@@ -46,7 +46,7 @@ enum HEIFCarryOver {
     /// Image items other than the primary, its thumbnails, auxiliary images,
     /// tiles and derived images: the other pictures of a multi-image file, a
     /// stereo pair's other view, a burst.
-    static func otherTopLevelImages(of source: HEIFContainer) -> [UInt32] {
+    static func otherTopLevelImages(of source: HEIFFile) -> [UInt32] {
         let primary = source.primaryID
         var taken: Set<UInt32> = [primary]
         for reference in source.references where ["thmb", "auxl"].contains(reference.type) { taken.insert(reference.from) }
@@ -61,7 +61,7 @@ enum HEIFCarryOver {
     /// included (no stage changes them); `copied` gains them so groups that
     /// name them (a stereo pair's `ster`) follow.
     static func otherImages(
-        from source: HEIFContainer, copied: inout [UInt32: UInt16], into builder: inout HEIFBuilder
+        from source: HEIFFile, copied: inout [UInt32: UInt16], into builder: inout HEIFBuilder
     ) throws {
         for id in otherTopLevelImages(of: source) where copied[id] == nil {
             let new = try ImageItemExtractor.copyImage(id, from: source, into: &builder, hidden: false, whole: true).id
@@ -73,7 +73,7 @@ enum HEIFCarryOver {
     }
 
     /// The other view of a stereo pair (`ster` entity group: left, right) whose left view is the primary.
-    static func stereoPartner(of source: HEIFContainer) -> UInt32? {
+    static func stereoPartner(of source: HEIFFile) -> UInt32? {
         source.entityGroups.first { $0.type == "ster" && $0.entities.count == 2 && $0.entities[0] == source.primaryID }?.entities[1]
     }
 
@@ -82,7 +82,7 @@ enum HEIFCarryOver {
     /// it): e.g. Apple's `uri ` items. Those describing images that were
     /// encoded again are named in `notKept`.
     static func descriptions(
-        from source: HEIFContainer, copied: [UInt32: UInt16], into builder: inout HEIFBuilder, notKept: inout [String]
+        from source: HEIFFile, copied: [UInt32: UInt16], into builder: inout HEIFBuilder, notKept: inout [String]
     ) throws {
         for image in modelledImages(of: source) {
             for id in source.items(referencing: image, by: "cdsc") where !isCarriedByThePhoto(id, in: source) {
@@ -99,13 +99,13 @@ enum HEIFCarryOver {
     }
 
     /// EXIF and XMP items, which the reader takes into the photo and the writer writes from it.
-    private static func isCarriedByThePhoto(_ id: UInt32, in source: HEIFContainer) -> Bool {
+    private static func isCarriedByThePhoto(_ id: UInt32, in source: HEIFFile) -> Bool {
         guard let item = source.items[id] else { return false }
         return item.type == "Exif" || (item.type == "mime" && item.contentType == "application/rdf+xml")
     }
 
     /// The primary, its thumbnails and auxiliary images.
-    private static func modelledImages(of source: HEIFContainer) -> Set<UInt32> {
+    private static func modelledImages(of source: HEIFFile) -> Set<UInt32> {
         let primary = source.primaryID
         var images: Set<UInt32> = [primary]
         for type in ["thmb", "auxl"] { images.formUnion(source.items(referencing: primary, by: type)) }
@@ -115,7 +115,7 @@ enum HEIFCarryOver {
     /// Items of `source` that are neither the photo's images (primary,
     /// thumbnails, auxiliary images, their tiles), nor metadata describing
     /// them, nor derived images: what no write of this photo keeps.
-    static func unmodelledItems(of source: HEIFContainer) -> [String] {
+    static func unmodelledItems(of source: HEIFFile) -> [String] {
         var images = modelledImages(of: source).union(otherTopLevelImages(of: source))
         for image in images { images.formUnion(source.targets(of: image, by: "dimg")) }
         var known = images

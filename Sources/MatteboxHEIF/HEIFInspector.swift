@@ -95,16 +95,16 @@ package enum HEIFInspector {
     }
 
     /// `body` on the file's boxes, with a malformed file's error naming it.
-    private static func reading<T>(_ url: URL, _ body: (HEIFContainer) throws -> T) throws -> T {
+    private static func reading<T>(_ url: URL, _ body: (HEIFFile) throws -> T) throws -> T {
         let bytes = try HEIFReader.readBytes(url)
         do {
-            return try body(HEIFContainer(bytes: bytes))
+            return try body(HEIFFile(bytes: bytes))
         } catch let error as HEIFError {
             throw MatteboxError(error, file: url.path)
         }
     }
 
-    static func summarize(_ container: HEIFContainer, file: String) throws -> HEIFSummary {
+    static func summarize(_ container: HEIFFile, file: String) throws -> HEIFSummary {
         let primaryID = container.primaryID
         let transforms = HEIFReader.transformProperties(of: primaryID, in: container)
         let orientation = HEIFOrientation.orientation(of: transforms)
@@ -140,12 +140,12 @@ package enum HEIFInspector {
     /// How an auxiliary image is displayed: by its own transforms when it has
     /// any (a writer that stores it in another frame states that frame), else
     /// as the primary is (iPhones give auxiliary images no transforms of their own).
-    private static func displayOrientation(of id: UInt32, in container: HEIFContainer, primary: ExifOrientation) -> ExifOrientation {
+    private static func displayOrientation(of id: UInt32, in container: HEIFFile, primary: ExifOrientation) -> ExifOrientation {
         let own = HEIFReader.transformProperties(of: id, in: container)
         return own.isEmpty ? primary : HEIFOrientation.orientation(of: own)
     }
 
-    private static func image(_ id: UInt32, in container: HEIFContainer, orientation: ExifOrientation) throws
+    private static func image(_ id: UInt32, in container: HEIFFile, orientation: ExifOrientation) throws
         -> HEIFSummary.Image
     {
         guard let item = container.items[id] else { throw HEIFError.malformed("item \(id) does not exist") }

@@ -35,8 +35,8 @@ package enum HEIFOnePictureLosses {
         return !HEIFCarryOver.otherTopLevelImages(of: source).isEmpty
     }
 
-    private static func container(_ bytes: [UInt8]) -> HEIFContainer? {
-        guard HEIFContainer.looksLikeHEIF(Array(bytes.prefix(256))) else { return nil }
-        return try? HEIFContainer(bytes: bytes)
+    private static func container(_ bytes: [UInt8]) -> HEIFFile? {
+        guard HEIFFile.looksLikeHEIF(Array(bytes.prefix(256))) else { return nil }
+        return try? HEIFFile(bytes: bytes)
     }
 }

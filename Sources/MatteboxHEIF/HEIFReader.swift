@@ -24,12 +24,12 @@ package enum HEIFReader {
     /// True when a file starting with `header` (its first 256 bytes or so)
     /// is a HEIF image file this reader takes (not AVIF).
     package static func recognizes(_ header: [UInt8]) -> Bool {
-        HEIFContainer.looksLikeHEIF(header)
+        HEIFFile.looksLikeHEIF(header)
     }
 
     /// The primary image's item in a HEIF file's bytes.
     package static func primaryItem(of bytes: [UInt8]) throws -> UInt32 {
-        try HEIFContainer(bytes: bytes).primaryID
+        try HEIFFile(bytes: bytes).primaryID
     }
 
     package static func readPhoto(at url: URL) throws -> Photo {
@@ -47,7 +47,7 @@ package enum HEIFReader {
     /// alone, with the orientation it is displayed in; nil when the file has none.
     /// Far cheaper than the primary: a library shows this.
     package static func readThumbnail(at url: URL) throws -> Photo? {
-        let container = try HEIFContainer(bytes: try readBytes(url))
+        let container = try HEIFFile(bytes: try readBytes(url))
         guard let id = container.items(referencing: container.primaryID, by: "thmb").first else { return nil }
         var metadata = PhotoMetadata()
         let own = transformProperties(of: id, in: container)
@@ -57,7 +57,7 @@ package enum HEIFReader {
     }
 
     static func readPhoto(_ bytes: [UInt8]) throws -> Photo {
-        let container = try HEIFContainer(bytes: bytes)
+        let container = try HEIFFile(bytes: bytes)
         let primaryID = container.primaryID
         let primary = try Libheif.decode(primaryID, in: container)
         let primaryTransforms = transformProperties(of: primaryID, in: container)
@@ -148,7 +148,7 @@ package enum HEIFReader {
     }
 
     /// The auxiliary images of `id`: item, type URN and (for depth) representation.
-    static func auxiliaryItems(of id: UInt32, in container: HEIFContainer) throws
+    static func auxiliaryItems(of id: UInt32, in container: HEIFFile) throws
         -> [(id: UInt32, urn: String, depth: DepthRepresentation?)]
     {
         try container.items(referencing: id, by: "auxl").map { auxID in
@@ -162,12 +162,12 @@ package enum HEIFReader {
         }
     }
 
-    static func transformProperties(of id: UInt32, in container: HEIFContainer) -> [HEIFProperty] {
+    static func transformProperties(of id: UInt32, in container: HEIFFile) -> [HEIFProperty] {
         container.properties(of: id).map(\.property).filter { $0.type == "irot" || $0.type == "imir" }
     }
 
     /// The EXIF item describing `id`: a 4-byte offset to the TIFF header, then the block.
-    static func exif(of id: UInt32, in container: HEIFContainer) throws -> ExifBlock? {
+    static func exif(of id: UInt32, in container: HEIFFile) throws -> ExifBlock? {
         guard let exifID = container.items(referencing: id, by: "cdsc").first(where: { container.items[$0]?.type == "Exif" })
         else { return nil }
         let data = try container.data(of: exifID)
@@ -180,7 +180,7 @@ package enum HEIFReader {
     }
 
     /// The XMP (`mime` application/rdf+xml) item describing `id`.
-    static func xmp(describing id: UInt32, in container: HEIFContainer) throws -> Data? {
+    static func xmp(describing id: UInt32, in container: HEIFFile) throws -> Data? {
         let xmpID = container.items(referencing: id, by: "cdsc").first {
             container.items[$0]?.type == "mime" && container.items[$0]?.contentType == "application/rdf+xml"
         }
@@ -189,7 +189,7 @@ package enum HEIFReader {
 
     /// The ICC profile of `id`, or, for a grid that has none of its own, of
     /// its first tile (older iPhones put `colr` on the tiles only).
-    static func iccProfile(of id: UInt32, in container: HEIFContainer) -> Data? {
+    static func iccProfile(of id: UInt32, in container: HEIFFile) -> Data? {
         for (property, _) in container.properties(of: id) {
             if case .iccProfile(let bytes) = property.value { return Data(bytes) }
         }

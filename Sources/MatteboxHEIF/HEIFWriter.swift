@@ -215,7 +215,7 @@ package enum HEIFWriter {
     /// thumbnail made from it), else encoded (or taken from the encode-ahead);
     /// its item, and a thumbnail encoded with it.
     private static func addPrimary(
-        of photo: Photo, copiedFrom copiedPrimary: (container: HEIFContainer, item: UInt32, geometry: ExifOrientation)?, frame: Frame,
+        of photo: Photo, copiedFrom copiedPrimary: (container: HEIFFile, item: UInt32, geometry: ExifOrientation)?, frame: Frame,
         options: HEIFWriteOptions, settings: inout ItemCodecSettings, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
     ) throws -> (primary: UInt16, thumbnail: CodedItem?) {
         guard let (container, item, _) = copiedPrimary else {
@@ -289,7 +289,7 @@ package enum HEIFWriter {
     /// `auxC`, `pixi`, depth representation and XMP), else encoded; a stereo
     /// pair's unchanged right view is left to the carry-over, as a top-level image.
     private static func addAuxiliaries(
-        of photo: Photo, from source: HEIFContainer?, sources: inout PassthroughSources, primary: UInt16, frame: Frame,
+        of photo: Photo, from source: HEIFFile?, sources: inout PassthroughSources, primary: UInt16, frame: Frame,
         settings: ItemCodecSettings, codec: any ItemCodec, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
     ) throws {
         let partner = source.flatMap(HEIFCarryOver.stereoPartner)
@@ -324,7 +324,7 @@ package enum HEIFWriter {
     /// Copies a coded image (an hvc1 or av01, or a grid and its tiles) from the input with
     /// all its properties but the transforms, then states this photo's transforms.
     private static func copyImage(
-        _ item: UInt32, from container: HEIFContainer, hidden: Bool, to builder: inout HEIFBuilder, transforms: [[UInt8]]
+        _ item: UInt32, from container: HEIFFile, hidden: Bool, to builder: inout HEIFBuilder, transforms: [[UInt8]]
     ) throws -> UInt16 {
         let id = try ImageItemExtractor.copyImage(item, from: container, into: &builder, hidden: hidden, whole: true).id
         for box in transforms { builder.associate(id, property: box, essential: true) }

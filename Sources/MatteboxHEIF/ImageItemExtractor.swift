@@ -21,7 +21,7 @@ enum ImageItemExtractor {
 
     /// The item type of the coded pixels behind image item `id` (itself, or a
     /// grid's or overlay's first input): "hvc1", "av01", or nil.
-    static func codedItemType(of id: UInt32, in container: HEIFContainer) -> String? {
+    static func codedItemType(of id: UInt32, in container: HEIFFile) -> String? {
         guard let type = container.items[id]?.type else { return nil }
         if type == "grid" || type == "iovl" {
             return container.targets(of: id, by: "dimg").first.flatMap { codedItemType(of: $0, in: container) }
@@ -29,7 +29,7 @@ enum ImageItemExtractor {
         return ItemCodecs.storing(type) != nil ? type : nil
     }
 
-    static func standaloneFile(for id: UInt32, in container: HEIFContainer) throws -> ([UInt8], Coding) {
+    static func standaloneFile(for id: UInt32, in container: HEIFFile) throws -> ([UInt8], Coding) {
         var builder = HEIFBuilder()
         let (_, coding) = try copyImage(id, from: container, into: &builder, hidden: false)
         return (try builder.serialize(), coding)
@@ -41,7 +41,7 @@ enum ImageItemExtractor {
     /// unchanged image through with it, `whole`: with every property but the
     /// transforms (HDR and colour metadata, `auxC`). Returns the new item's ID.
     static func copyImage(
-        _ id: UInt32, from container: HEIFContainer, into builder: inout HEIFBuilder, hidden: Bool, whole: Bool = false
+        _ id: UInt32, from container: HEIFFile, into builder: inout HEIFBuilder, hidden: Bool, whole: Bool = false
     ) throws -> (id: UInt16, coding: Coding) {
         guard let item = container.items[id] else { throw HEIFError.malformed("image item \(id) does not exist") }
         try checkSize(of: id, in: container)
@@ -107,7 +107,7 @@ enum ImageItemExtractor {
     }
 
     private static func copy(
-        _ id: UInt32, into builder: inout HEIFBuilder, from container: HEIFContainer, hidden: Bool, whole: Bool
+        _ id: UInt32, into builder: inout HEIFBuilder, from container: HEIFFile, hidden: Bool, whole: Bool
     ) throws -> (id: UInt16, coding: Coding) {
         let type = container.items[id]?.type ?? "hvc1"
         let copied = try builder.addItem(type: type, hidden: hidden, data: try container.data(of: id))
@@ -123,7 +123,7 @@ enum ImageItemExtractor {
     }
 
     /// Absurd sizes are refused before anything is allocated for them.
-    private static func checkSize(of id: UInt32, in container: HEIFContainer) throws {
+    private static func checkSize(of id: UInt32, in container: HEIFFile) throws {
         guard let size = container.codedSize(of: id) else {
             throw HEIFError.malformed("image item \(id) has no 'ispe' size")
         }

@@ -28,7 +28,7 @@ enum Libheif {
         if let preset { try preset.withCString(run) } else { try run(nil) }
         defer { mbx_heif_blob_free(&file) }
         let bytes = [UInt8](UnsafeRawBufferPointer(start: file.data, count: file.size))
-        let container = try HEIFContainer(bytes: bytes)
+        let container = try HEIFFile(bytes: bytes)
         let primary = try codedImage(container.primaryID, in: container)
         let thumbnail = try container.items(referencing: container.primaryID, by: "thmb").first.map {
             try codedImage($0, in: container)
@@ -36,7 +36,7 @@ enum Libheif {
         return (primary, thumbnail)
     }
 
-    private static func codedImage(_ id: UInt32, in container: HEIFContainer) throws -> CodedItem {
+    private static func codedImage(_ id: UInt32, in container: HEIFFile) throws -> CodedItem {
         CodedItem(
             properties: container.properties(of: id).map { ($0.property.box, $0.essential) },
             data: try container.data(of: id))
@@ -44,7 +44,7 @@ enum Libheif {
 
     /// Decodes an image item (`hvc1` or `av01`, or a `grid` of them) as stored: no
     /// transform is applied beyond a clean-aperture crop.
-    static func decode(_ id: UInt32, in container: HEIFContainer) throws -> PixelImage {
+    static func decode(_ id: UInt32, in container: HEIFFile) throws -> PixelImage {
         let (file, coding) = try ImageItemExtractor.standaloneFile(for: id, in: container)
         let mono = coding.chromaFormat == 0
         // libheif 1.15 cannot assemble grey grid tiles as grey; it can as RGB.

@@ -19,7 +19,7 @@ package enum MotionPhotoVideoBox {
     static let heifBoxes: Set<String> = ["ftyp", "meta", "mdat", "free", "skip"]
 
     /// The movie in `container`, and what of the box was not taken.
-    package static func movie(in container: HEIFContainer) -> (movie: Data, leftOut: String?)? {
+    package static func movie(in container: HEIFFile) -> (movie: Data, leftOut: String?)? {
         guard let box = container.topLevelBoxes.first(type), box.payload.count >= 16,
             BoxType.string(container.bytes[(box.payload.lowerBound + 4)..<(box.payload.lowerBound + 8)]) == "ftyp"
         else { return nil }
@@ -36,7 +36,7 @@ package enum MotionPhotoVideoBox {
     }
 
     /// Top-level boxes the reader does not model, by type and size, so a rewrite can say it did not keep them.
-    package static func unmodelledBoxes(in container: HEIFContainer) -> [String] {
+    package static func unmodelledBoxes(in container: HEIFFile) -> [String] {
         container.topLevelBoxes.filter { !heifBoxes.contains($0.type) && $0.type != type }
             .map { "'\($0.type)' (\($0.range.count) bytes)" }
     }

@@ -9,7 +9,7 @@ struct PassthroughSources {
     private let origins: [ImageRole: CodedOrigin]
     private let copying: Bool
     private let codec: any ItemCodec
-    private var parsed: [ObjectIdentifier: HEIFContainer] = [:]
+    private var parsed: [ObjectIdentifier: HEIFFile] = [:]
 
     /// `origins`: a photo's `codedOrigins`; `copying` false encodes everything;
     /// only images coded with `codec` (the output's) are copied.
@@ -21,15 +21,15 @@ struct PassthroughSources {
 
     /// The HEIF input the primary came from, if it came from one (whether
     /// or not anything is copied), for what else it holds.
-    mutating func input() throws -> HEIFContainer? {
+    mutating func input() throws -> HEIFFile? {
         guard let origin = origins[.primary] else { return nil }
         return try container(of: origin)
     }
 
-    private mutating func container(of origin: CodedOrigin) throws -> HEIFContainer? {
-        guard origin.file.bytes.count >= 12, HEIFContainer.looksLikeHEIF(Array(origin.file.bytes.prefix(64))) else { return nil }
+    private mutating func container(of origin: CodedOrigin) throws -> HEIFFile? {
+        guard origin.file.bytes.count >= 12, HEIFFile.looksLikeHEIF(Array(origin.file.bytes.prefix(64))) else { return nil }
         let key = ObjectIdentifier(origin.file)
-        if parsed[key] == nil { parsed[key] = try HEIFContainer(bytes: origin.file.bytes) }
+        if parsed[key] == nil { parsed[key] = try HEIFFile(bytes: origin.file.bytes) }
         return parsed[key]
     }
 
@@ -38,7 +38,7 @@ struct PassthroughSources {
     /// changed its pixels, shape or, for the primary, colour profile).
     /// `geometry` is how the pixels lie compared with the coded ones (stored → now).
     mutating func unchanged(_ role: ImageRole, _ image: PixelImage, iccProfile: Data? = nil) throws
-        -> (container: HEIFContainer, item: UInt32, geometry: ExifOrientation)?
+        -> (container: HEIFFile, item: UInt32, geometry: ExifOrientation)?
     {
         guard copying, let origin = origins[role], origin.isUnchanged(image, iccProfile: iccProfile),
             let container = try container(of: origin),

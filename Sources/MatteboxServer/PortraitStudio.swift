@@ -52,7 +52,7 @@ final class PortraitStudio: Sendable {
         let stem = (id as NSString).deletingPathExtension
         let taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: library.folder.path)) ?? [])
             .map { ($0 as NSString).deletingPathExtension })
-        let free = ([""] + (2...999).map { "-\($0)" }).map { "\(stem)-portrait\($0)" }.first { !taken.contains($0) }
+        let free = OutputNames.free("\(stem)-portrait", limit: 999) { taken.contains($0) }
         guard let free else { throw MatteboxError("no free name for a portrait copy of \(id)") }
         let written = try PhotoWriter(directory: library.folder, format: nil).write(photo, stem: free)
         return written.output.lastPathComponent

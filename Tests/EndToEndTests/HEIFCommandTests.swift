@@ -174,9 +174,9 @@ struct HEIFPassthroughCommandTests {
         }
         #expect(try Data(contentsOf: input) == inputBytes, "the input is untouched")
 
-        let before = try HEIFContainer(bytes: [UInt8](inputBytes))
-        let copied = try HEIFContainer(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("copied/messi5.heic"))))
-        let reencoded = try HEIFContainer(
+        let before = try HEIFFile(bytes: [UInt8](inputBytes))
+        let copied = try HEIFFile(bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("copied/messi5.heic"))))
+        let reencoded = try HEIFFile(
             bytes: [UInt8](Data(contentsOf: folder.appendingPathComponent("reencoded/messi5.heic"))))
         let original = try before.data(of: before.primaryID)
         #expect(try copied.data(of: copied.primaryID) == original)

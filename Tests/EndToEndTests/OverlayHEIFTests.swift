@@ -20,7 +20,7 @@ import Testing
             "-o", coded.path,
         ])
         #expect(made.status == 0, "\(made.errors)")
-        let source = try HEIFContainer(bytes: [UInt8](try Data(contentsOf: coded)))
+        let source = try HEIFFile(bytes: [UInt8](try Data(contentsOf: coded)))
         let image = source.primaryID
         let size = try #require(source.codedSize(of: image))
         var builder = HEIFBuilder()
@@ -60,9 +60,9 @@ import Testing
         let heic = TestEnvironment.run([TestEnvironment.mattebox, "process", input.path, "-o", out.path, "--format", "heic"])
         #expect(heic.status == 0, "\(heic.output)\(heic.errors)")
         let written = out.appendingPathComponent("overlay.heic")
-        let container = try HEIFContainer(bytes: [UInt8](try Data(contentsOf: written)))
+        let container = try HEIFFile(bytes: [UInt8](try Data(contentsOf: written)))
         #expect(container.items[container.primaryID]?.type == "iovl", "the primary is still an overlay")
-        let original = try HEIFContainer(bytes: [UInt8](try Data(contentsOf: input)))
+        let original = try HEIFFile(bytes: [UInt8](try Data(contentsOf: input)))
         let inputItem = try #require(original.targets(of: original.primaryID, by: "dimg").first)
         let writtenItem = try #require(container.targets(of: container.primaryID, by: "dimg").first)
         #expect(try container.data(of: writtenItem) == original.data(of: inputItem), "the overlay's image is copied as coded")

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func everyImageIsAnAV1ItemInAnAVIFBrandedFile() throws {
-        let container = try HEIFContainer(bytes: bytes)
+        let container = try HEIFFile(bytes: bytes)
         #expect(container.majorBrand == "avif")
         #expect(container.compatibleBrands.contains("mif1") && container.compatibleBrands.contains("miaf"))
         let coded = container.items.values.filter { $0.type == "av01" || $0.type == "hvc1" }
@@ -54,11 +54,11 @@ import Testing
         let read = try HEIFReader.readPhoto(bytes)
         var avif = HEIFWriteOptions(preset: "ultrafast")
         avif.codec = AV1Codec()
-        let again = try HEIFContainer(bytes: try HEIFWriter.build(read, options: avif))
-        let original = try HEIFContainer(bytes: bytes)
+        let again = try HEIFFile(bytes: try HEIFWriter.build(read, options: avif))
+        let original = try HEIFFile(bytes: bytes)
         #expect(try again.data(of: again.primaryID) == original.data(of: original.primaryID))
         // ... and written as HEIC encodes it with HEVC: no AV1 item ends up in a HEIC.
-        let heic = try HEIFContainer(bytes: try HEIFWriter.build(read, options: HEIFWriteOptions(preset: "ultrafast")))
+        let heic = try HEIFFile(bytes: try HEIFWriter.build(read, options: HEIFWriteOptions(preset: "ultrafast")))
         #expect(heic.majorBrand == "heic")
         #expect(!heic.items.values.contains { $0.type == "av01" })
         #expect(heic.items[heic.primaryID]?.type == "hvc1")

@@ -31,7 +31,7 @@ import Testing
 
     /// A damaged matte costs only itself: the rest of the photo reads, and a note names it.
     @Test func aCorruptAuxiliaryImageIsLeftOutWithANote() throws {
-        let container = try HEIFContainer(bytes: Self.file)
+        let container = try HEIFFile(bytes: Self.file)
         let intact = try HEIFReader.readPhoto(Self.file)
         let hair = try #require(intact.metadata.codedOrigins[.hairMatte]?.item)
         let extent = try #require(container.items[hair]?.extents.first)
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func anImageThatIsItsOwnAuxiliaryIsAnError() throws {
-        let container = try HEIFContainer(bytes: Self.file)
+        let container = try HEIFFile(bytes: Self.file)
         var builder = HEIFBuilder()
         let primary = try builder.addItem(type: "hvc1", hidden: false, data: try container.data(of: container.primaryID))
         for (property, essential) in container.properties(of: container.primaryID) {
@@ -135,7 +135,7 @@ import Testing
     @Test func aFileThatIsNotHEIFIsAnError() throws {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array(repeating: 0, count: 64)
         #expect(throws: HEIFError.self) { try read(jpeg) }
-        #expect(!HEIFContainer.looksLikeHEIF(jpeg))
-        #expect(HEIFContainer.looksLikeHEIF(Array(Self.file.prefix(64))))
+        #expect(!HEIFFile.looksLikeHEIF(jpeg))
+        #expect(HEIFFile.looksLikeHEIF(Array(Self.file.prefix(64))))
     }
 }

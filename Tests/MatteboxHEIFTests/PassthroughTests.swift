@@ -11,7 +11,7 @@ import Testing
 /// image's pixels or shape makes the writer encode it.
 struct PassthroughTests {
     /// The coded bytes of an image item: an hvc1's data, or a grid's and each tile's.
-    func codedBytes(_ id: UInt32, in container: HEIFContainer) throws -> [[UInt8]] {
+    func codedBytes(_ id: UInt32, in container: HEIFFile) throws -> [[UInt8]] {
         let tiles = container.items[id]?.type == "grid" ? container.targets(of: id, by: "dimg") : []
         return try ([id] + tiles).map { try container.data(of: $0) }
     }
@@ -33,7 +33,7 @@ struct PassthroughTests {
     @Test func anUnchangedSingleItemPrimaryAndItsAuxiliaryImagesAreCopiedByteForByte() throws {
         let original = try singleItemFile()
         let (input, output) = try rewrite(original)
-        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        let before = try HEIFFile(bytes: original), after = try HEIFFile(bytes: output)
         #expect(try codedBytes(after.primaryID, in: after) == codedBytes(before.primaryID, in: before))
         for (role, _) in input.auxiliary {
             let (old, new) = (try item(role, in: before), try item(role, in: after))
@@ -51,7 +51,7 @@ struct PassthroughTests {
         let (input, output) = try rewrite(original) { photo in
             photo.primary.data.storeBytes(of: 255 - photo.primary.data.load(as: UInt8.self), as: UInt8.self)
         }
-        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        let before = try HEIFFile(bytes: original), after = try HEIFFile(bytes: output)
         #expect(try codedBytes(after.primaryID, in: after) != codedBytes(before.primaryID, in: before))
         // The mattes did not change and are still copied.
         #expect(try after.data(of: item(.portraitMatte, in: after)) == before.data(of: item(.portraitMatte, in: before)))
@@ -63,7 +63,7 @@ struct PassthroughTests {
         let original = try singleItemFile()
         // A second encode of the decoded image cannot reproduce the first encode's bytes.
         let (_, output) = try rewrite(original, options: HEIFWriteOptions(passthrough: false))
-        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        let before = try HEIFFile(bytes: original), after = try HEIFFile(bytes: output)
         #expect(try codedBytes(after.primaryID, in: after) != codedBytes(before.primaryID, in: before))
     }
 
@@ -72,7 +72,7 @@ struct PassthroughTests {
         let (_, output) = try rewrite(original) { photo in
             photo.setAuxiliary(TestImages.matte(width: 64, height: 48), for: .hairMatte)
         }
-        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        let before = try HEIFFile(bytes: original), after = try HEIFFile(bytes: output)
         #expect(try codedBytes(after.primaryID, in: after) == codedBytes(before.primaryID, in: before))
         #expect(try after.codedSize(of: item(.hairMatte, in: after))! == (64, 48))
         #expect(try after.data(of: item(.skinMatte, in: after)) == before.data(of: item(.skinMatte, in: before)))
@@ -85,7 +85,7 @@ struct PassthroughTests {
         let url = iPhoneSamples!.appendingPathComponent("openize__iphone_portrait_photo.heic")
         let original = [UInt8](try Data(contentsOf: url))
         let (input, output) = try rewrite(original)
-        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: output)
+        let before = try HEIFFile(bytes: original), after = try HEIFFile(bytes: output)
         #expect(after.items[after.primaryID]?.type == "grid")
         #expect(try codedBytes(after.primaryID, in: after) == codedBytes(before.primaryID, in: before))
         #expect(after.property("colr", of: after.primaryID) != nil, "the ICC profile stays on the grid")
@@ -97,7 +97,7 @@ struct PassthroughTests {
         #expect(output.count <= original.count, "\(output.count) vs \(original.count) bytes")
     }
 
-    func item(_ role: ImageRole, in container: HEIFContainer) throws -> UInt32 {
+    func item(_ role: ImageRole, in container: HEIFFile) throws -> UInt32 {
         let photo = try HEIFReader.readPhoto(container.bytes)
         return try #require(photo.metadata.codedOrigins[role]?.item, "no \(role) item")
     }
@@ -142,12 +142,12 @@ struct TileColourProfileTests {
         #expect(photo.primary.width == 128 && photo.primary.height == 64)
         #expect(photo.metadata.iccProfile.map([UInt8].init) == Self.icc)
 
-        let copied = try HEIFContainer(bytes: try HEIFWriter.build(photo, options: HEIFWriteOptions()))
+        let copied = try HEIFFile(bytes: try HEIFWriter.build(photo, options: HEIFWriteOptions()))
         #expect(copied.items[copied.primaryID]?.type == "grid")
         #expect(try HEIFReader.readPhoto(copied.bytes).metadata.iccProfile.map([UInt8].init) == Self.icc)
 
         photo.primary.data.storeBytes(of: 0, as: UInt8.self)  // a changed pixel: the primary is encoded
-        let encoded = try HEIFContainer(bytes: try HEIFWriter.build(photo, options: HEIFWriteOptions()))
+        let encoded = try HEIFFile(bytes: try HEIFWriter.build(photo, options: HEIFWriteOptions()))
         #expect(encoded.items[encoded.primaryID]?.type == "hvc1")
         #expect(HEIFReader.iccProfile(of: encoded.primaryID, in: encoded).map([UInt8].init) == Self.icc)
     }
@@ -164,7 +164,7 @@ struct CarryOverTests {
         return (try? [UInt8](Data(contentsOf: folder.appendingPathComponent("openize__iphone_iOS18_tmap+MatteMaps.heic")))) ?? []
     }()
 
-    func types(_ container: HEIFContainer) -> [String: Int] {
+    func types(_ container: HEIFFile) -> [String: Int] {
         container.itemOrder.reduce(into: [:]) { $0[container.items[$1]!.type, default: 0] += 1 }
     }
 
@@ -172,7 +172,7 @@ struct CarryOverTests {
         let photo = try HEIFReader.readPhoto(original)
         let (data, notKept) = try HEIFWriter.encodeReporting(photo)
         #expect(notKept.isEmpty, "\(notKept)")
-        let before = try HEIFContainer(bytes: original), after = try HEIFContainer(bytes: [UInt8](data))
+        let before = try HEIFFile(bytes: original), after = try HEIFFile(bytes: [UInt8](data))
         #expect(types(after) == types(before))
         let tmap = try #require(after.itemOrder.first { after.items[$0]?.type == "tmap" })
         #expect(after.targets(of: tmap, by: "dimg").first == after.primaryID)
@@ -219,13 +219,13 @@ struct StereoPairTests {
         #expect(right.width == 96 && right.height == 64)
         #expect(!right.hasSamePixels(as: photo.primary))
 
-        let summary = try HEIFInspector.summarize(HEIFContainer(bytes: file), file: "pair.heic")
+        let summary = try HEIFInspector.summarize(HEIFFile(bytes: file), file: "pair.heic")
         #expect(summary.otherImages.count == 1)
         #expect(summary.entityGroups == ["ster: 1, 2"])
 
         let (data, notKept) = try HEIFWriter.encodeReporting(photo)
         #expect(notKept.isEmpty, "\(notKept)")
-        let after = try HEIFContainer(bytes: [UInt8](data))
+        let after = try HEIFFile(bytes: [UInt8](data))
         #expect(after.itemOrder.filter { !after.items[$0]!.isHidden }.count == 2, "two top-level images out")
         #expect(after.references.filter { $0.type == "auxl" }.isEmpty, "the right view is not also an auxiliary image")
         #expect(after.entityGroups.first?.type == "ster")

@@ -2,7 +2,7 @@ import MatteboxISOBMFF
 import Testing
 
 /// The box layer alone: a file laid out by `HEIFBuilder` reads back through
-/// `HEIFContainer` with the same items, properties and references, and
+/// `HEIFFile` with the same items, properties and references, and
 /// hostile sizes fail with a `HEIFError` naming the box.
 @Suite struct BoxLayerTests {
     /// Two items, the second hidden and linked to the first, sharing one property box.
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func aBuiltFileReadsBackItemForItem() throws {
-        let container = try HEIFContainer(bytes: try twoItemFile())
+        let container = try HEIFFile(bytes: try twoItemFile())
         #expect(container.majorBrand == "heic")
         #expect(container.primaryID == 1)
         #expect(container.itemOrder == [1, 2])
@@ -32,16 +32,16 @@ import Testing
         #expect(container.items(referencing: 1, by: "auxl") == [2])
         #expect(container.codedSize(of: 2)! == (64, 48))
         #expect(container.properties.count == 1, "identical property boxes are stored once")
-        #expect(HEIFContainer.looksLikeHEIF(Array(try twoItemFile().prefix(64))))
+        #expect(HEIFFile.looksLikeHEIF(Array(try twoItemFile().prefix(64))))
     }
 
     @Test func aBoxSizePastTheEndIsMalformedAndNamesTheBox() throws {
         var bytes = try twoItemFile()
         // The first box is ftyp: claim it is far larger than the file.
         bytes[0] = 0x7F
-        #expect(throws: HEIFError.self) { try HEIFContainer(bytes: bytes) }
+        #expect(throws: HEIFError.self) { try HEIFFile(bytes: bytes) }
         do {
-            _ = try HEIFContainer(bytes: bytes)
+            _ = try HEIFFile(bytes: bytes)
         } catch let error as HEIFError {
             #expect(error.description.contains("'ftyp'"), "\(error)")
         }

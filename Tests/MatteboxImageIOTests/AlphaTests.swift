@@ -75,7 +75,7 @@ import Testing
         #expect(OutputFormat.heic.container.limitations(of: photo, auxiliaryBeside: false)["bitDepth"]?.contains("12-bit") == true)
 
         func bits(_ data: Data) throws -> Int {
-            let container = try HEIFContainer(bytes: [UInt8](data))
+            let container = try HEIFFile(bytes: [UInt8](data))
             guard case .codingConfiguration(_, let bits)? = container.property("hvcC", of: container.primaryID)?.value else { return 0 }
             return bits
         }

@@ -44,8 +44,8 @@ import Testing
         photo.setAuxiliary(matte, for: .hairMatte)
         let output = try ImageEncoder.encode(photo, as: .heic)
 
-        let before = try HEIFContainer(bytes: [UInt8](try Data(contentsOf: input)))
-        let after = try HEIFContainer(bytes: [UInt8](output))
+        let before = try HEIFFile(bytes: [UInt8](try Data(contentsOf: input)))
+        let after = try HEIFFile(bytes: [UInt8](output))
         #expect(try after.data(of: after.primaryID) == before.data(of: before.primaryID), "the primary is copied")
         let written = folder.appendingPathComponent("written-\(orientation).heic")
         try output.write(to: written)

@@ -7,7 +7,7 @@ enum FileSignature {
     /// True for an ISOBMFF file whose `ftyp` major or compatible brands include one of `brands`.
     static func isftyp(_ header: [UInt8], brands: Set<String>) -> Bool { ftypBrands(header).contains { brands.contains($0) } }
 
-    static func ftypBrands(_ header: [UInt8]) -> [String] { HEIFContainer.fileBrands(header) }
+    static func ftypBrands(_ header: [UInt8]) -> [String] { HEIFFile.fileBrands(header) }
 
     private static let magic: [(bytes: [UInt8], what: String)] = [
         (Array("GIF8".utf8), "a GIF image"), (Array("BM".utf8), "a BMP image"), (Array("%PDF".utf8), "a PDF document"),

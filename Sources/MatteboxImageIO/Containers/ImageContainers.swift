@@ -7,8 +7,8 @@ import MatteboxRuntime
 package enum ImageContainers {
     package static let all: [any ImageContainer] = [
         HEIFImageContainer.heic, HEIFImageContainer.avif,
-        VipsContainer.jpeg, VipsContainer.png, VipsContainer.tiff, VipsContainer.webp,
-        VipsContainer.netpbm, BMPContainer(),
+        JPEGContainer(), PNGContainer(), VipsReadOnlyContainer.tiff, VipsReadOnlyContainer.webp,
+        VipsReadOnlyContainer.netpbm, BMPContainer(),
     ]
 
     /// The MIME type of each photo file extension, and of the movies that go with photos

@@ -22,7 +22,7 @@ package enum ImageDecoder {
         try Vips.start()
         try InputFile.checkReadable(url)
         let container = try ImageContainers.reader(for: url)
-        guard container is VipsContainer else {
+        guard container is any VipsDecodable else {
             // Formats libvips does not read (BMP): decode, then keep one channel.
             return try container.readPhoto(at: url).primary.converted(channels: 1, eightBit: false)
         }

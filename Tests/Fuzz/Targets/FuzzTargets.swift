@@ -33,7 +33,7 @@ package enum FuzzTargets {
 
     /// The ISOBMFF box layer and HEIF's item model: items, properties, references, item data.
     static func isobmff(_ bytes: [UInt8]) {
-        guard let container = try? HEIFContainer(bytes: bytes) else { return }
+        guard let container = try? HEIFFile(bytes: bytes) else { return }
         for id in container.itemOrder.prefix(64) {
             _ = container.properties(of: id)
             _ = try? container.data(of: id)
@@ -45,7 +45,7 @@ package enum FuzzTargets {
 
     /// A HEIC Motion Photo's `mpvd` box and the top-level boxes a rewrite cannot carry.
     static func heifMotionPhoto(_ bytes: [UInt8]) {
-        guard let container = try? HEIFContainer(bytes: bytes) else { return }
+        guard let container = try? HEIFFile(bytes: bytes) else { return }
         _ = MotionPhotoVideoBox.movie(in: container)
         _ = MotionPhotoVideoBox.unmodelledBoxes(in: container)
     }

@@ -32,7 +32,7 @@ package struct HEIFReference: Equatable {
 ///
 /// Mattebox reads HEIF itself (rather than through libheif's API) so it can
 /// see every auxiliary item, including files libheif 1.15 refuses.
-package struct HEIFContainer {
+package struct HEIFFile {
     package let bytes: [UInt8]
     package let majorBrand: String
     package let compatibleBrands: [String]
@@ -84,7 +84,7 @@ package struct HEIFContainer {
         var brands: [String] = []
         while reader.remaining >= 4 { brands.append(try reader.fourCC()) }
         compatibleBrands = brands
-        guard ([majorBrand] + brands).contains(where: HEIFContainer.imageBrands.contains) else {
+        guard ([majorBrand] + brands).contains(where: HEIFFile.imageBrands.contains) else {
             throw HEIFError.unsupported("brands \(([majorBrand] + brands).joined(separator: ", ")) name no HEIF image format")
         }
         let meta = try top.required("meta", in: "file")

@@ -6,94 +6,40 @@ import MatteboxImageOps
 import MatteboxMetadata
 import MatteboxRuntime
 
-/// The formats libvips reads (and, for JPEG and PNG, writes) for Mattebox:
-/// pixels as stored, never auto-rotated, with EXIF, XMP and the ICC profile
-/// carried along; written with the EXIF orientation and dimensions brought up
-/// to date by Mattebox's own EXIF splicer.
-struct VipsContainer: ImageContainer {
-    let name: String
-    let aliases: [String]
-    let displayName: String
-    let fileExtension: String
-    let canWrite: Bool
-    var holdsAlpha: Bool { name == "png" }
+/// JPEG through libvips, and more than libvips: an unchanged JPEG is written
+/// back as its own bytes (turned losslessly in the DCT domain when a stage
+/// turned it), a re-encoded one keeps its input's segments, a Motion Photo's
+/// movie follows it, and depth goes out as the phone stored it or as Dynamic
+/// Depth; the depth and mattes phones store in JPEGs are read with it.
+struct JPEGContainer: VipsDecodable {
+    let name = "jpeg"
+    let aliases = ["jpg"]
+    let displayName = "JPEG"
+    let fileExtension = "jpg"
+    let canWrite = true
     /// A JPEG Motion Photo's movie follows the JPEG's end directly.
-    var motionPhotoPrimary: (mime: String, padding: Int)? { name == "jpeg" ? ("image/jpeg", 0) : nil }
-    var maximumBitsPerSample: Int { name == "png" ? 16 : 8 }
-    private let signature: @Sendable ([UInt8]) -> Bool
+    var motionPhotoPrimary: (mime: String, padding: Int)? { ("image/jpeg", 0) }
 
-    func recognizes(_ header: [UInt8]) -> Bool { signature(header) }
-
-    static let jpeg = VipsContainer(
-        name: "jpeg", aliases: ["jpg"], displayName: "JPEG", fileExtension: "jpg", canWrite: true,
-        signature: { $0.starts(with: [0xFF, 0xD8, 0xFF]) })
-    static let png = VipsContainer(
-        name: "png", aliases: [], displayName: "PNG", fileExtension: "png", canWrite: true,
-        signature: { $0.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) })
-    static let tiff = VipsContainer(
-        name: "tiff", aliases: ["tif"], displayName: "TIFF", fileExtension: "tif", canWrite: false,
-        signature: { $0.starts(with: [0x49, 0x49, 0x2A, 0x00]) || $0.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) })
-    static let webp = VipsContainer(
-        name: "webp", aliases: [], displayName: "WebP", fileExtension: "webp", canWrite: false,
-        signature: { $0.count >= 12 && $0.starts(with: Array("RIFF".utf8)) && Array($0[8..<12]) == Array("WEBP".utf8) })
-    /// PBM/PGM/PPM and PFM (float, Middlebury's disparity format), by libvips' own loader.
-    static let netpbm = VipsContainer(
-        name: "pnm", aliases: ["pfm", "ppm", "pgm"], displayName: "Netpbm (PPM, PGM, PFM)", fileExtension: "ppm",
-        canWrite: false,
-        signature: { $0.count >= 2 && $0[0] == 0x50 && Array("123456fF".utf8).contains($0[1]) })
+    func recognizes(_ header: [UInt8]) -> Bool { header.starts(with: [0xFF, 0xD8, 0xFF]) }
 
     func readPhoto(at url: URL) throws -> Photo {
-        try Vips.start()
-        var decoded = mbx_decoded()
-        // A JPEG is decoded from the bytes it keeps as its coded origin, so an
-        // unchanged photo can be written back as those very bytes.
-        var jpeg: EncodedFile?
-        if name == "jpeg" {
-            _ = try InputFile.checkReadable(url)
-            let file = EncodedFile([UInt8](try Data(contentsOf: url)))
-            try file.bytes.withUnsafeBytes { bytes in
-                try Vips.call { mbx_vips_decode_buffer(bytes.baseAddress, bytes.count, url.path, &decoded, $0) }
-            }
-            jpeg = file
-        } else {
-            try Vips.call { mbx_vips_decode_file(url.path, &decoded, $0) }
-        }
-        let exifBytes = Vips.data(decoded.exif).map { [UInt8]($0) }
-        var metadata = PhotoMetadata(
-            exif: exifBytes.flatMap(ExifBlock.init), xmp: Vips.data(decoded.xmp),
-            iccProfile: Vips.data(decoded.icc))
-        let loader = withUnsafeBytes(of: decoded.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        // What the file holds beyond the EXIF, XMP and ICC profile a photo carries is named, never dropped silently.
-        var unkept: [String] = []
-        if decoded.iptc_bytes > 0 { unkept.append("the IPTC record (\(decoded.iptc_bytes) bytes)") }
-        let fields = withUnsafeBytes(of: decoded.other_fields) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if !fields.isEmpty { unkept.append("the text fields \(fields)") }
-        // (A JPEG's own segments, IPTC and comments included, are carried by JPEG outputs and named by the others.)
-        if !unkept.isEmpty, name != "jpeg" {
-            metadata.notes["inputMetadata"] =
-                "\(unkept.joined(separator: " and ")) of the \(displayName) not kept: Mattebox carries EXIF, XMP and the colour profile"
-        }
-        mbx_vips_blob_free(&decoded.exif)
-        mbx_vips_blob_free(&decoded.xmp)
-        mbx_vips_blob_free(&decoded.icc)
-        let primary = try Vips.image(adopting: decoded.pixels)
-        let alpha = decoded.alpha.data == nil ? nil : try Vips.image(adopting: decoded.alpha)
-        if let jpeg {
-            metadata.codedOrigins[.primary] = CodedOrigin(file: jpeg, item: 0, decoded: primary, iccProfile: metadata.iccProfile)
-            metadata.motionPhotoMovie = MotionPhotoTrailer.range(in: jpeg.bytes, xmp: metadata.xmp).map { Data(jpeg.bytes[$0]) }
-        }
-        var photo = Photo(primary: primary, metadata: metadata, source: url)
-        if let alpha { photo.setAuxiliary(alpha, for: .alpha) }
+        // Decoded from the bytes it keeps as its coded origin, so an unchanged
+        // photo can be written back as those very bytes.
+        _ = try InputFile.checkReadable(url)
+        let jpeg = EncodedFile([UInt8](try Data(contentsOf: url)))
+        var photo = try VipsReading.photo(try VipsReading.decode(jpeg.bytes, named: url), from: url, displayName: displayName, unkeptNote: false)
+        photo.metadata.codedOrigins[.primary] = CodedOrigin(
+            file: jpeg, item: 0, decoded: photo.primary, iccProfile: photo.metadata.iccProfile)
+        photo.metadata.motionPhotoMovie = MotionPhotoTrailer.range(in: jpeg.bytes, xmp: photo.metadata.xmp).map { Data(jpeg.bytes[$0]) }
         // A phone's depth and mattes stored in the JPEG (MPF, Lens Blur, Dynamic Depth).
-        if let jpeg { PhoneDepth.read(jpeg: jpeg.bytes, xmp: photo.metadata.xmp, into: &photo) }
+        PhoneDepth.read(jpeg: jpeg.bytes, xmp: photo.metadata.xmp, into: &photo)
         return photo
     }
 
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
-        guard canWrite else { throw MatteboxError("Mattebox reads \(displayName) but does not write it") }
         let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
-        if name == "jpeg", let written = try dynamicDepth(photo, quality: quality, heif: heif, notes: &notes) { return written }
-        if name == "jpeg", heif.passthrough, let original = unchangedJPEG(photo),
+        if let written = try dynamicDepth(photo, quality: quality, heif: heif, notes: &notes) { return written }
+        if heif.passthrough, let original = unchangedJPEG(photo),
             let coded = try losslesslyTurned(original.bytes, by: original.geometry, notes: &notes)
         {
             // The pixels and colour profile are those decoded from a JPEG (perhaps
@@ -104,11 +50,8 @@ struct VipsContainer: ImageContainer {
             let embedded = try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: Data(image)))
             return MotionPhotoTrailer.appending(photo.metadata.motionPhotoMovie, to: embedded, xmp: photo.metadata.xmp, notes: &notes)
         }
-        // PNG holds alpha: the alpha image goes back in as the fourth channel.
-        let pixels = holdsAlpha ? photo.auxiliary[.alpha].flatMap { photo.primary.addingAlpha($0) } ?? photo.primary : photo.primary
         var data = try ImageEncoder.encode(
-            pixels, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
-        guard name == "jpeg" else { return try ExifEmbedding.embed(exif, inPNG: data) }
+            photo.primary, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
         if let original = photo.metadata.codedOrigins[.primary]?.file.bytes, original.starts(with: [0xFF, 0xD8]) {
             // A JPEG encoded again keeps the segments of the one it came from (IPTC, comments...).
             let (carried, dropped) = JPEGSegments.carry(from: original, into: data)
