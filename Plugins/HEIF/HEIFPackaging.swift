@@ -74,7 +74,11 @@ final class HEIFPackaging: PhotoProcessor {
             photo.log("nothing to package beside the primary: the format is left to the run", level: mbx_log_level(MBX_LOG_DEBUG))
             return
         }
-        try photo.setString(MBX_META_OUTPUT_FORMAT, format)
+        // auto: a HEIF format the photo already asks for (a capture's own request) stays; else "heif",
+        // which the writer makes the run's HEIF format (AVIF with --format avif, else HEIC).
+        let asked = photo.string(MBX_META_OUTPUT_FORMAT)
+        let chosen = format == "heif" && (asked == "heic" || asked == "avif") ? asked! : format
+        try photo.setString(MBX_META_OUTPUT_FORMAT, chosen)
         try photo.setInt(MBX_META_OUTPUT_QUALITY, quality)
         try photo.setInt(MBX_META_OUTPUT_THUMBNAIL, thumbnailSize)
         if preset != "auto" { try photo.setString(MBX_META_OUTPUT_PRESET, preset) }

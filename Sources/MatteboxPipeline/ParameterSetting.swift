@@ -35,7 +35,7 @@ package struct ParameterSetting: Sendable, Codable, Equatable, CustomStringConve
 
     package var description: String { "\(stage).\(key)=\(value)" }
 
-    func matches(_ pluginID: String) -> Bool { pluginID == stage || pluginID.hasSuffix("." + stage) }
+    package func matches(_ pluginID: String) -> Bool { pluginID == stage || pluginID.hasSuffix("." + stage) }
 }
 
 extension PipelineFile {

@@ -85,7 +85,12 @@ let iPhonePortrait = TestEnvironment.shared?.appendingPathComponent("heic-sample
     @Test func badSettingsAreCommandLineMistakes() throws {
         let input = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg").path
         let out = folder.appendingPathComponent("bad").path
-        for arguments in [["--aperture", "0.5"], ["--focus", "middle"], ["--background", "sky"], ["--highlights", "2"]] {
+        // Each is refused by the plugin's descriptor or its own checks, as the app's control and a pipeline file would be.
+        for arguments in [
+            ["--aperture", "0.5"], ["--focus", "middle"], ["--background", "sky"], ["--highlights", "2"],
+            ["--background", "colour", "--background-colour", "#12345"], ["--set", "portrait-effect.max-blur=0.5"],
+            ["--matte", "none", "--set", "portrait-matte.effort=quality"],
+        ] {
             let run = TestEnvironment.run([TestEnvironment.mattebox, "render", input, "-o", out] + arguments)
             #expect(run.status == 64, "\(arguments): \(run.status) \(run.errors)")
         }

@@ -46,13 +46,19 @@ import Testing
     @Test func theAppHonoursTheFormatOrRefusesItNamingTheStage() throws {
         let app = try ServedApp(pipeline: "heif-package")
         let offered = try app.send("GET", "/api/status").json["formats"] as? [String]
-        #expect(offered == ["auto", "heic"], "the page offers only what the pipeline honours: \(offered ?? [])")
+        #expect(offered == ["auto", "heic", "avif"], "the page offers only what the pipeline honours: \(offered ?? [])")
         let refused = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"jpeg"}"#, token: true)
         let message = String(decoding: refused.body, as: UTF8.self)
         #expect(refused.status == 400 && message.contains("org.mattebox.heif"), "\(message)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: app.library.path).filter { !$0.hasPrefix(".") }.isEmpty)
         let heic = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"heic"}"#, token: true)
         #expect(heic.status == 200 && (heic.json["id"] as? String)?.hasSuffix(".heic") == true, "\(String(decoding: heic.body, as: UTF8.self))")
+        // AVIF is the stage's layout with AV1 images: its proxy and final are AVIF files libheif opens.
+        let avif = try app.send("POST", "/api/capture", json: #"{"quality":"speed","format":"avif","wait":"final"}"#, token: true)
+        let id = avif.json["id"] as? String ?? ""
+        #expect(avif.status == 200 && id.hasSuffix(".avif"), "\(String(decoding: avif.body, as: UTF8.self))")
+        let info = TestEnvironment.run(["heif-info", app.library.appendingPathComponent(id).path])
+        #expect(info.status == 0 && info.output.contains("main brand: avif"), "\(info.output)\(info.errors)")
     }
 
     @Test func theAppRecordsMoviesAndTakesLivePhotos() throws {

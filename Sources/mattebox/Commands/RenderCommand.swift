@@ -47,6 +47,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "auto: make a portrait matte first for a photo that has none (see above); none: only the photo's own matte and depth.")
     var matte: MatteChoice = .auto
     @Flag(help: EffectParameterHelp.help("keep-auxiliary")) var keepAuxiliary = false
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Set any other parameter of a stage: STAGE.KEY=VALUE, repeatable (e.g. --set portrait-effect.max-blur=0.05).",
+            discussion: "`mattebox plugins inspect portrait-effect` lists them; the value is checked like one in a pipeline file.",
+            valueName: "stage.key=value"))
+    var parameterSettings: [String] = []
     @Option(help: "Output format (jpeg, png, heic); default: JPEG, or HEIC where JPEG would drop something the render keeps (a HEIC input's other images such as its gain map, a cut-out's alpha, depth and mattes with --keep-auxiliary).")
     var format: String?
     @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int?
@@ -85,8 +92,14 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         try request.validate()
         let registry = PluginRegistry.discoverForThisExecutable()
-        let effect = PortraitEffectPipeline.source(settings, matte: .none, path: "render") { "--\($0)" }
         do {
+            let parsed = try parameterSettings.map(ParameterSetting.init(parsing:))
+            var whole = pipelineSource
+            whole.settings += parsed
+            _ = try whole.validate(registry: registry)
+            // The effect made once here, so its own checks (a colour's digits, the background image) run now.
+            var effect = PortraitEffectPipeline.source(settings, matte: .none, path: "render") { "--\($0)" }
+            effect.settings += parsed.filter { $0.matches(PortraitEffectPipeline.pluginID) }
             _ = try PipelineRunner(pipeline: effect.validate(registry: registry), registry: registry)
         } catch let error as PipelineError {
             throw ValidationError(error.issues.map(\.message).joined(separator: "\n"))
@@ -103,6 +116,7 @@ struct RenderCommand: ParsableCommand {
     /// The batch the options describe; `process` runs the same path.
     var request: BatchRequest {
         var request = BatchRequest(photos: photos, output: output, pipeline: .built(pipelineSource))
+        request.settings = parameterSettings
         request.format = format
         request.quality = quality
         request.auxPng = auxPng
