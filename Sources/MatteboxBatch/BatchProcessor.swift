@@ -117,19 +117,19 @@ package struct BatchProcessor: Sendable {
             }
             outcome.decodeSeconds = clock.secondsSince
             outcome.decodePeakMiB = counted ? PeakMemory.mebibytes() : nil
-            var ahead: PrimaryEncodeAhead?
-            // Nothing of a photo's encode runs on into the next photo's.
-            defer { ahead?.wait() }
+            let written: PhotoWriter.Written
             do {
-                outcome.stages = try runner.run(&photo, primaryIsFinal: options.encodeAhead ? { ahead = writer.encodeAhead($0) } : nil)
-                outcome.notes = photo.metadata.notes
-            } catch {
-                outcome.stages = error.reports
-                throw MatteboxError(error.message)
+                (outcome.stages, written) = try writer.run(
+                    &photo, through: runner, stem: outputStem, movie: movie, encodeAhead: options.encodeAhead
+                ) { processed in
+                    outcome.notes = processed.metadata.notes
+                    clock = ContinuousClock.now
+                    PeakMemory.reset()
+                }
+            } catch let failure as StageFailure {
+                outcome.stages = failure.reports
+                throw MatteboxError(failure.message)
             }
-            clock = ContinuousClock.now
-            PeakMemory.reset()
-            let written = try writer.write(photo, stem: outputStem, movie: movie, encodedAhead: ahead)
             outcome.encodePeakMiB = counted ? PeakMemory.mebibytes() : nil
             outcome.notes.merge(written.notes) { stage, _ in stage }
             outcome.output = written.output.path

@@ -91,23 +91,19 @@ package struct PipelineDelivery: PhotoDelivery {
                 "processed at speed (mattes at their fast working size, x265 ultrafast for what was not in the proxy): "
                 + "\(economy); --priority quality never trades quality for pace"
         }
-        var stages = proxy.stages
         // The primary is encoded while the matte stages run, unless the proxy's can be copied.
-        var ahead: PrimaryEncodeAhead?
-        defer { ahead?.wait() }
-        if let runner {
-            stages += try failingPhoto(proxy.captured) {
-                try runner.run(
-                    &photo, skippingStagesProviding: proxy.captured.skippedRoles, reason: proxy.captured.skipReason,
-                    primaryIsFinal: { ahead = writer.encodeAhead($0) })
+        let stem = proxy.output.deletingPathExtension().lastPathComponent
+        let (ran, written) = try failingPhoto(proxy.captured) {
+            try writer.run(
+                &photo, through: runner, stem: stem, skipping: proxy.captured.skippedRoles, reason: proxy.captured.skipReason
+            ) { _ in
+                processed()
+                guard FileManager.default.fileExists(atPath: proxy.output.path) else {
+                    throw MatteboxError("\(proxy.output.path) was removed before its processing finished, so no final was written")
+                }
             }
         }
-        processed()
-        guard FileManager.default.fileExists(atPath: proxy.output.path) else {
-            throw MatteboxError("\(proxy.output.path) was removed before its processing finished, so no final was written")
-        }
-        let stem = proxy.output.deletingPathExtension().lastPathComponent
-        let written = try writer.write(photo, stem: stem, encodedAhead: ahead)
+        let stages = proxy.stages + ran
         if written.output != proxy.output, writer.manifest?.ownership(of: proxy.output) == .mattebox {
             // A stage chose another format: the proxy, still as written, gives way to the final.
             try? FileManager.default.removeItem(at: proxy.output)

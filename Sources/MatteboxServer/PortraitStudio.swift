@@ -48,22 +48,26 @@ final class PortraitStudio: Sendable {
     func saveCopy(_ id: String, settings: Settings) throws -> String {
         let runner = try self.runner(settings)
         var photo = try library.photo(id)
-        try runChecked(runner, on: &photo)
+        try checkSources(of: photo)
         let stem = (id as NSString).deletingPathExtension
         let taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: library.folder.path)) ?? [])
             .map { ($0 as NSString).deletingPathExtension })
         let free = OutputNames.free("\(stem)-portrait", limit: 999) { taken.contains($0) }
         guard let free else { throw MatteboxError("no free name for a portrait copy of \(id)") }
-        let written = try PhotoWriter(directory: library.folder, format: nil).write(photo, stem: free)
+        let written = try PhotoWriter(directory: library.folder, format: nil).run(&photo, through: runner, stem: free, encodeAhead: false).written
         return written.output.lastPathComponent
     }
 
     private func runChecked(_ runner: PipelineRunner, on photo: inout Photo) throws {
+        try checkSources(of: photo)
+        _ = try runner.run(&photo)
+    }
+
+    private func checkSources(of photo: Photo) throws {
         let sources = Set(photo.auxiliary.keys.map(\.rawValue)).intersection(Self.sourceRoles)
         guard !sources.isEmpty else {
             throw MatteboxError("this photo has no portrait matte and no depth to render a portrait effect from")
         }
-        _ = try runner.run(&photo)
     }
 
     private func runner(_ settings: Settings) throws -> PipelineRunner {
