@@ -80,7 +80,7 @@ package enum ParameterType: Int, Sendable, NamedCoding {
 package struct ParameterSpec: Sendable, Codable, Equatable {
     /// Its contract in words: "default 0.5; range 0...1", "default blur; one of: blur, colour".
     package var contract: String {
-        var facts = ["default \(defaultValue)"]
+        var facts = ["\(defaultValue)".isEmpty ? "no default" : "default \(defaultValue)"]
         if type == .enumeration { facts.append("one of: \(enumValues.joined(separator: ", "))") }
         if let minimum, let maximum { facts.append("range \(Self.number(minimum))...\(Self.number(maximum))") }
         if let unit { facts.append("unit \(unit)") }
