@@ -165,8 +165,9 @@ import Testing
         func processes() -> [(pid: Int32, group: Int32, command: String)] {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
             return entries.compactMap { entry in
+                // After "pid (comm)": state, parent, process group, session.
                 guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                    let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 3, let group = Int32(fields[3]),
+                    let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 3, let group = Int32(fields[2]),
                     let command = try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8)
                 else { return nil }
                 return (pid, group, command)
@@ -175,14 +176,17 @@ import Testing
         var group: Int32 = 0
         #expect(Waiting.until(60) {
             let all = processes()
-            // The batch itself: its first argument the mattebox binary (not setsid or the shell naming it too).
-            guard let batch = all.first(where: { $0.command.hasPrefix(TestEnvironment.mattebox + "\0process\0") }) else { return false }
+            // This test's batch itself: its first argument the mattebox binary (not setsid or the shell naming it
+            // too), its output folder this test's own (other tests run batches at the same time).
+            guard let batch = all.first(where: {
+                $0.command.hasPrefix(TestEnvironment.mattebox + "\0process\0") && $0.command.contains("\0" + out.path + "\0")
+            }) else { return false }
             group = batch.group
             return all.filter { $0.group == batch.group }.count >= 3
         }, "the workers started")
         Thread.sleep(forTimeInterval: 1)
         // Never this test's own group: only the batch's, which setsid made.
-        try #require(group > 1 && group != getpgrp(), "the batch runs in its own process group")
+        try #require(group > 1 && group != getpgrp() && group != getsid(0), "the batch runs in its own process group")
         #expect(kill(-group, SIGINT) == 0, "the batch's process group got SIGINT")
         let report = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
