@@ -12,6 +12,8 @@ import MatteboxRuntime
 /// format is its own `VipsDecodable` container type.
 protocol VipsDecodable: ImageContainer {}
 
+/// The decoding those containers share: a file (or a JPEG's kept bytes) through
+/// libvips, then the photo with its metadata adopted.
 enum VipsReading {
     /// Decodes a file by its path.
     static func decodeFile(_ url: URL) throws -> mbx_decoded {
