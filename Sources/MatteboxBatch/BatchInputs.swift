@@ -37,10 +37,10 @@ package enum BatchInputs {
     /// Fails before any work when a photo's output (in the format asked for)
     /// would be one of the run's inputs: `process photo.jpg -o .`.
     package static func refuseOutputsOverInputs(_ inputs: [BatchInput], options: BatchOptions) throws {
-        let formats = options.format.map { [$0] } ?? [.jpeg, .heic]
+        let formats = PhotoWriter.possibleFormats(asked: options.format)
         let clashes = inputs.flatMap { input in
             formats.compactMap { format -> String? in
-                let output = options.outputDirectory.appendingPathComponent("\(input.stem).\(format.fileExtension)")
+                let output = PhotoWriter.destination(in: options.outputDirectory, stem: input.stem, format: format)
                 guard let identity = FileIdentity(output), options.safety.inputs.contains(identity) else { return nil }
                 return output.path
             }

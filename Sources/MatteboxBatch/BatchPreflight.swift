@@ -19,14 +19,14 @@ package enum BatchPreflight {
     }
 
     package static func check(_ input: BatchInput, options: BatchOptions, manifest: ResumeManifest) -> Verdict {
-        let formats = options.format.map { [$0] } ?? [.jpeg, .heic]
+        let formats = PhotoWriter.possibleFormats(asked: options.format)
         let shown = options.outputDirectory.appendingPathComponent(
             "\(input.stem).\(formats.map(\.fileExtension).joined(separator: " or ."))").path
         do {
             try InputFile.checkReadable(input.url)
             _ = try ImageContainers.reader(for: input.url)
             for format in formats {
-                let candidate = options.outputDirectory.appendingPathComponent("\(input.stem).\(format.fileExtension)")
+                let candidate = PhotoWriter.destination(in: options.outputDirectory, stem: input.stem, format: format)
                 do {
                     try options.safety.check(candidate, source: input.url, ownership: manifest.ownership)
                 } catch let error as MatteboxError where formats.count > 1 {

@@ -57,7 +57,7 @@ package struct PipelineDelivery: PhotoDelivery {
             captured.photo.metadata.output.format = (heic ? OutputFormat.heic : .jpeg).rawValue
         }
         let stem = "capture-\(Self.stamp(captured.photo.metadata.capture.timestamp ?? Date()))-\(captured.id)"
-        let url = writer.directory.appendingPathComponent("\(stem).\(writer.format(for: captured.photo).fileExtension)")
+        let url = PhotoWriter.destination(in: writer.directory, stem: stem, format: writer.format(for: captured.photo))
         try pending.add(PendingCaptures.Entry(
             proxy: url.lastPathComponent, context: captured.photo.metadata.capture,
             skippedRoles: captured.skippedRoles.map(\.rawValue).sorted(), skipReason: captured.skipReason,

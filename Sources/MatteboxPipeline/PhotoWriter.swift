@@ -45,6 +45,17 @@ package struct PhotoWriter: Sendable {
         return photo.auxiliary.isEmpty && !exifTooLarge && !HEIFOnePictureLosses.hasOtherImages(input) ? .jpeg : .heic
     }
 
+    /// The formats a photo may be written in before its stages ran: the one asked for, else the
+    /// default rule's two (a stage may still pick another; the writer checks that file then).
+    package static func possibleFormats(asked: OutputFormat?) -> [OutputFormat] {
+        asked.map { [$0] } ?? [.jpeg, .heic]
+    }
+
+    /// The file a photo with `stem` is written to in `format`: the one naming rule.
+    package static func destination(in directory: URL, stem: String, format: OutputFormat) -> URL {
+        directory.appendingPathComponent("\(stem).\(format.fileExtension)")
+    }
+
     /// What one APP1 segment holds of EXIF: 65,535 bytes less its length field and "Exif\0\0".
     static let largestJPEGExif = 65_535 - 2 - 6
 
@@ -89,7 +100,7 @@ package struct PhotoWriter: Sendable {
         }
         var heif = heifOptions(for: photo)
         heif.encodedAhead = encodedAhead
-        let destination = directory.appendingPathComponent("\(stem).\(format.fileExtension)")
+        let destination = Self.destination(in: directory, stem: stem, format: format)
         var companion: (source: URL, destination: URL)?
         if let movie {
             let (pairs, note) = LivePhotoCompanion.pairs(movie, with: photo)
