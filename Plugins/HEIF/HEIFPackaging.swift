@@ -28,7 +28,9 @@ final class HEIFPackaging: PhotoProcessor {
             Parameter(
                 "format", .choice(default: "auto", values: ["auto", "heic", "avif"]),
                 description: "heic: HEVC images, as iPhones write; avif: AV1 images, the same layout; auto: heic unless the run asks for avif (--format avif)"),
-            Parameter("quality", .int(default: 75, range: 1...100), description: "encoder quality of every image"),
+            Parameter(
+                "quality", .int(default: 0, range: 0...100),
+                description: "encoder quality of every image, 1-100; 0: the run's --quality, else the format's own default (HEIC 75, AVIF 90)"),
             Parameter(
                 "preset", .choice(default: "auto", values: ["auto"] + presets),
                 description: "encoder speed as x265 names it (AVIF maps it to aom's speed); auto follows the capture's quality prioritisation (speed: ultrafast, balanced: fast, quality: slow)"),
@@ -79,7 +81,7 @@ final class HEIFPackaging: PhotoProcessor {
         let asked = photo.string(MBX_META_OUTPUT_FORMAT)
         let chosen = format == "heif" && (asked == "heic" || asked == "avif") ? asked! : format
         try photo.setString(MBX_META_OUTPUT_FORMAT, chosen)
-        try photo.setInt(MBX_META_OUTPUT_QUALITY, quality)
+        if quality > 0 { try photo.setInt(MBX_META_OUTPUT_QUALITY, quality) }
         try photo.setInt(MBX_META_OUTPUT_THUMBNAIL, thumbnailSize)
         if preset != "auto" { try photo.setString(MBX_META_OUTPUT_PRESET, preset) }
         photo.log(

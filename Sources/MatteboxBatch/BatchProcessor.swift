@@ -11,7 +11,7 @@ package struct BatchOptions: Sendable, Codable {
     package var outputDirectory: URL
     /// `--format`; nil: `PhotoWriter.defaultFormatRule`.
     package var format: OutputFormat?
-    /// Nil: 92 for JPEG, 75 for HEIF.
+    /// Nil: the format's own default (92 for JPEG, 75 for HEIC, 90 for AVIF).
     package var quality: Int?
     /// Encode every image again, even those a HEIF input holds unchanged.
     package var reencode = false

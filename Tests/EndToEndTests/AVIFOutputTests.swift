@@ -32,6 +32,20 @@ import Testing
         #expect(depth["nearestDepth"] != nil && depth["farthestDepth"] != nil, "the depth's range is kept: \(depth)")
     }
 
+    /// The stage leaves the quality to the run: `--quality` is honoured (it was overridden by the stage's
+    /// 75 before), and without it each format has its own default (AVIF's 90 is a larger file than 40).
+    @Test func theRunsQualityIsHonouredAndAVIFHasItsOwnDefault() throws {
+        let photo = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg").path
+        var sizes: [Int] = []
+        for (name, quality) in [("default", [String]()), ("low", ["--quality", "40"])] {
+            let out = folder.appendingPathComponent(name)
+            let run = mattebox(["process", "--pipeline", "heif-package", "--format", "avif", "-o", out.path, photo] + quality)
+            #expect(run.status == 0, "\(run.errors)")
+            sizes.append(try Data(contentsOf: out.appendingPathComponent("astronaut.avif")).count)
+        }
+        #expect(sizes[1] < sizes[0] * 3 / 4, "quality 40 against the default: \(sizes)")
+    }
+
     @Test func aFormatTheStageCannotWriteIsRefusedBeforeAnythingIsWritten() throws {
         let jpeg = mattebox(["process", "--pipeline", "heif-package", "--format", "jpeg", "-o", folder.path, selfie.path])
         #expect(jpeg.status == 64 && jpeg.errors.contains("--format jpeg conflicts with the org.mattebox.heif stage"), "\(jpeg.errors)")
