@@ -8,8 +8,9 @@ import MatteboxVision
 import MatteboxPluginHost
 import MatteboxRuntime
 
-/// How a batch runs, for `process` and `render` alike: plan (inputs, pipeline,
-/// output folder, manifest), preflight, run on workers, report.
+/// How a batch runs on the command line, for `process` and `render` alike: the
+/// plan (MatteboxBatch's `BatchRequest.plan`), preflight, workers with progress
+/// lines, the report.
 extension BatchRequest {
     func run() throws {
         guard output == "-" || photos.contains("-") else { return try runBatch() }
@@ -34,22 +35,6 @@ extension BatchRequest {
     /// Where per-photo lines and the summary go: standard error when the photo itself goes to standard output.
     enum Lines { case standardOutput, standardError }
 
-    /// What a batch will do, settled before any photo runs: the inputs (this shard's), the
-    /// options, the validated pipeline and its fingerprint, the manifest and what `--resume` skips.
-    private struct BatchPlan {
-        var all: [BatchInput]
-        var inputs: [BatchInput]
-        var options: BatchOptions
-        var shard: BatchShard?
-        var registry: PluginRegistry
-        var source: PipelineSource
-        var fingerprint: String
-        var manifest: ResumeManifest
-        var queue: [BatchInput]
-        var skipped: [String: PhotoOutcome]
-        var workers: Int
-    }
-
     /// `spooledInput`: the temporary file standard input was spooled into, shown as "standard input".
     private func runBatch(linesTo lines: Lines = .standardOutput, spooledInput: String? = nil) throws {
         @Sendable func shown(_ outcome: PhotoOutcome) -> PhotoOutcome {
@@ -59,7 +44,7 @@ extension BatchRequest {
             outcome.error = outcome.error?.replacingOccurrences(of: spooledInput, with: "standard input")
             return outcome
         }
-        var plan = try planBatch()
+        var plan = try asCommandLineMistake { try self.plan() }
         if dryRun {
             let dry = DryRun(inputs: plan.inputs, queue: plan.queue, skipped: plan.skipped, options: plan.options, manifest: plan.manifest)
             try dry.print(json: json)
@@ -107,61 +92,6 @@ extension BatchRequest {
             Self.emit(Self.summaryLine(summary, plan: plan), to: lines)
         }
         if summary.failed > 0 { throw ExitCode(1) }
-    }
-
-    /// Checks the options, finds the inputs (this shard's), validates the pipeline for them,
-    /// prepares the output folder and reads its manifest.
-    private func planBatch() throws -> BatchPlan {
-        var options = try batchOptions()
-        guard jobs.map({ $0 >= 1 }) ?? true else { throw ValidationError("--jobs must be at least 1") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
-        let selectedShard = try shard.map { text in
-            guard let parsed = BatchShard(text) else {
-                throw ValidationError("--shard takes K/N with 0 <= K < N (e.g. 0/4), not \(text)")
-            }
-            return parsed
-        }
-        // Every shard's manifest, read once: an earlier run's outputs in a folder walked for inputs (a run
-        // beside the originals) are not inputs, and --resume and the output checks read it below.
-        let manifest = ResumeManifest(outputDirectory: options.outputDirectory, shard: selectedShard?.position)
-        var all = BatchInputs.collect(
-            photos, outputDirectory: options.outputDirectory, sidecars: options.sidecars, earlierOutput: manifest.lists)
-        if let suffix { for index in all.indices { all[index].stem += suffix } }
-        guard !all.isEmpty else { throw MatteboxError("no photos found in \(photos.joined(separator: ", "))") }
-        if !options.auxiliaryInputs.isEmpty, all.count > 1 {
-            throw ValidationError("--aux attaches images to one photo; give exactly one photo with it")
-        }
-        let inputs = selectedShard.map { shard in all.filter(shard.includes) } ?? all
-        options.shard = selectedShard
-        options.safety = OutputSafety(
-            existingFiles: replaceOtherFiles ? .replaceAny : overwrite ? .overwrite : noClobber ? .skip : .refuse,
-            inputs: Set(all.compactMap { FileIdentity($0.url) }))
-        try BatchInputs.refuseOutputsOverInputs(inputs, options: options)
-
-        let registry = PluginRegistry.discoverForThisExecutable()
-        var source: PipelineSource
-        switch pipeline {
-        case .named(let name): source = try PipelineSource.load(name, registry: registry)
-        case .built(let built): source = built
-        }
-        source.settings += try settings.map(ParameterSetting.init(parsing:))
-        options.sidecarRoles = Set(inputs.flatMap(\.sidecars.keys))
-        let validated = try source.validate(registry: registry, providedRoles: options.providedRoles)
-        try validated.checkOutputFormat(options.format)
-        try OutputFolder.prepare(options.outputDirectory, create: !dryRun)
-        let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
-        let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
-
-        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        options.encodeAhead = !noEncodeAhead && min(workers, queue.count) < ProcessInfo.processInfo.activeProcessorCount
-        Log.emit(.info, "\(source.path): \(validated.stages.map(\.plugin.id).joined(separator: " → ")); "
-            + "\(queue.count) of \(inputs.count) photos to do with \(workers) worker(s) into \(options.outputDirectory.path)")
-        for scan in registry.scans where scan.status != .ok {
-            Log.emit(.debug, "plugin file \(scan.path) not used: \(scan.reason ?? scan.status.rawValue)")
-        }
-        return BatchPlan(
-            all: all, inputs: inputs, options: options, shard: selectedShard, registry: registry, source: source, fingerprint: fingerprint,
-            manifest: manifest, queue: queue, skipped: skipped, workers: workers)
     }
 
     /// Runs the queue on worker processes (with one inference process when there are several),
@@ -214,40 +144,6 @@ extension BatchRequest {
         return line + String(format: " in %.1f s with %d worker%@", summary.wallSeconds, plan.workers, plan.workers == 1 ? "" : "s")
     }
 
-    private func batchOptions() throws -> BatchOptions {
-        var options = BatchOptions(outputDirectory: URL(fileURLWithPath: output).standardizedFileURL)
-        let outputFormat = try format.map { name in
-            guard let parsed = OutputFormat(rawValue: name) else {
-                throw ValidationError("--format must be \(ImageContainers.writableNames), not \(name)")
-            }
-            return parsed
-        }
-        guard quality.map({ (1...100).contains($0) }) ?? true else { throw ValidationError("--quality must be 1...100") }
-        options.format = outputFormat
-        options.quality = quality
-        options.reencode = reencode
-        options.dynamicDepth = dynamicDepth
-        options.writeAuxiliaryPNGs = auxPng
-        options.sidecars = !noSidecars
-        if let cameraPosition {
-            guard let position = CameraPosition(rawValue: cameraPosition) else {
-                throw ValidationError("--camera-position must be front, back or external")
-            }
-            options.cameraPosition = position
-        }
-        for item in auxiliary {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, ImageRole(parts[0]).isValidName, parts[0] != "primary" else {
-                let roles = ImageRole.wellKnown.filter { $0 != .primary }.map(\.rawValue)
-                let typed = parts.first ?? item
-                throw ValidationError(
-                    "--aux takes ROLE=FILE with a role such as depth or portraitMatte, not \(item)\(Suggestion.clause(for: typed, among: roles))")
-            }
-            options.auxiliaryInputs[ImageRole(parts[0])] = URL(fileURLWithPath: parts[1]).standardizedFileURL
-        }
-        return options
-    }
-
     private static func printLine(_ outcome: PhotoOutcome, timings: Bool, to lines: Lines) {
         func print(_ text: String) { emit(text, to: lines) }
         if let output = outcome.output {
@@ -273,5 +169,14 @@ extension BatchRequest {
         case .standardOutput: Swift.print(text)
         case .standardError: FileHandle.standardError.write(Data((text + "\n").utf8))
         }
+    }
+}
+
+/// The plan's and the options' command-line mistakes as ArgumentParser's, so they show the usage and exit 64.
+func asCommandLineMistake<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as MatteboxError where error.isCommandLineMistake && error.hint == nil {
+        throw ValidationError(error.message)
     }
 }

@@ -96,7 +96,7 @@ struct ProcessCommand: ParsableCommand {
     var ignorePressure = false
 
     func validate() throws {
-        try BatchRequest(self).validate()
+        try asCommandLineMistake { try BatchRequest(self).validate() }
     }
 
     func run() throws {

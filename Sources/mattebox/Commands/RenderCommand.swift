@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MatteboxBatch
 import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxRuntime
@@ -90,7 +91,7 @@ struct RenderCommand: ParsableCommand {
     /// ranges, choices) and its own checks (a colour's digits, the background image), so a mistake
     /// is a command-line one (exit 64) and the CLI takes exactly what the app takes.
     func validate() throws {
-        try request.validate()
+        try asCommandLineMistake { try request.validate() }
         let registry = PluginRegistry.discoverForThisExecutable()
         do {
             let parsed = try parameterSettings.map(ParameterSetting.init(parsing:))
