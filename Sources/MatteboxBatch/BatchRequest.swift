@@ -45,6 +45,8 @@ package struct BatchRequest: Sendable {
     package var dryRun = false
     package var ignorePressure = false
     package var quiet = false
+    /// The plugins the command already found; nil: `plan()` discovers them.
+    package var registry: PluginRegistry?
 
     package init(photos: [String], output: String, pipeline: Pipeline) {
         self.photos = photos
@@ -95,7 +97,7 @@ extension BatchRequest {
             inputs: Set(all.compactMap { FileIdentity($0.url) }))
         try BatchInputs.refuseOutputsOverInputs(inputs, options: options)
 
-        let registry = PluginRegistry.discoverForThisExecutable()
+        let registry = self.registry ?? PluginRegistry.discoverForThisExecutable()
         var source: PipelineSource
         switch pipeline {
         case .named(let name): source = try PipelineSource.load(name, registry: registry)

@@ -16,9 +16,9 @@ package struct ImageIOPhotoServices: PhotoServices {
         try photo.crop(x: x, y: y, width: width, height: height)
     }
 
-    /// The canonical name; "heif" stays itself: the HEIF packaging stage's "the run's HEIF format" (`PhotoWriter.format(for:)`).
+    /// The canonical name; `OutputFormat.runsHEIFFormat` stays itself (the run picks HEIC or AVIF).
     package func writableFormat(named name: String) -> String? {
-        name.lowercased() == "heif" ? "heif" : OutputFormat(rawValue: name)?.rawValue
+        name.lowercased() == OutputFormat.runsHEIFFormat ? OutputFormat.runsHEIFFormat : OutputFormat(rawValue: name)?.rawValue
     }
 
     package var writableFormatNames: String { ImageContainers.writableNames }

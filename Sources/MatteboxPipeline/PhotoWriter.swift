@@ -34,9 +34,7 @@ package struct PhotoWriter: Sendable {
     /// for "heif" (the HEIF packaging stage's `format: auto`) gets the HEIF format asked for: AVIF
     /// with `--format avif`, else HEIC.
     package func format(for photo: Photo) -> OutputFormat {
-        if let stage = photo.metadata.output.format, stage.lowercased() == "heif",
-            let format, format.container.holdsAuxiliaryImages
-        {
+        if photo.metadata.output.format == OutputFormat.runsHEIFFormat, let format, format.isHEIF {
             return format
         }
         if let chosen = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format { return chosen }
@@ -131,7 +129,7 @@ package struct PhotoWriter: Sendable {
         let bytes = [UInt8](encoded)
         let item: UInt32
         switch format {
-        case _ where format.container.itemCodec != nil: guard let primary = try? HEIFReader.primaryItem(of: bytes) else { return nil }
+        case _ where format.isHEIF: guard let primary = try? HEIFReader.primaryItem(of: bytes) else { return nil }
             item = primary
         case .jpeg: item = 0
         default: return nil

@@ -146,11 +146,11 @@ extension ValidatedPipeline {
         guard let format, let index = stages.firstIndex(where: { $0.plugin.id == Self.heifPackagingPlugin }) else { return }
         let named: String? = if case .string(let value)? = stages[index].parameters["format"], value != "auto" { value } else { nil }
         let writes = named ?? "HEIF (HEIC or AVIF)"
-        if format.container.holdsAuxiliaryImages, named == nil || named == format.rawValue { return }
+        if format.isHEIF, named == nil || named == format.rawValue { return }
         let line = index < file.stages.count ? ":\(file.stages[index].line)" : ""
         throw MatteboxError(
             "--format \(format) conflicts with the \(Self.heifPackagingPlugin) stage at \(file.path)\(line), which writes \(writes)",
-            hint: format.container.holdsAuxiliaryImages
+            hint: format.isHEIF
                 ? "drop --format, or the stage's format parameter"
                 : "drop --format, or the stage; to have the mattes beside a \(format) as PNG files, add --aux-png",
             commandLineMistake: true)

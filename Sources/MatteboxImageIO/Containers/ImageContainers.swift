@@ -105,6 +105,12 @@ package struct OutputFormat: RawRepresentable, Hashable, Sendable, Codable, Cust
     package static let png = OutputFormat(rawValue: "png")!
     package static let heic = OutputFormat(rawValue: "heic")!
     package static let avif = OutputFormat(rawValue: "avif")!
+    /// What a stage sets `output.format` to for "HEIF, in the codec the run asks for" (the HEIF
+    /// packaging stage's `format: auto`): AVIF with `--format avif`, else HEIC (`PhotoWriter.format(for:)`).
+    package static let runsHEIFFormat = "heif"
+
+    /// True for the HEIF formats (HEIC, AVIF): one layout, one codec each.
+    package var isHEIF: Bool { container.itemCodec != nil }
 
     package var container: any ImageContainer { ImageContainers.writer(named: rawValue)! }
     package var defaultQuality: Int { container.defaultQuality }

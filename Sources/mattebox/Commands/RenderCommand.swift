@@ -92,7 +92,7 @@ struct RenderCommand: ParsableCommand {
     /// is a command-line one (exit 64) and the CLI takes exactly what the app takes.
     func validate() throws {
         try asCommandLineMistake { try request.validate() }
-        let registry = PluginRegistry.discoverForThisExecutable()
+        let registry = EffectParameterHelp.registry
         do {
             let parsed = try parameterSettings.map(ParameterSetting.init(parsing:))
             var whole = pipelineSource
@@ -118,6 +118,7 @@ struct RenderCommand: ParsableCommand {
     var request: BatchRequest {
         var request = BatchRequest(photos: photos, output: output, pipeline: .built(pipelineSource))
         request.settings = parameterSettings
+        request.registry = EffectParameterHelp.registry
         request.format = format
         request.quality = quality
         request.auxPng = auxPng

@@ -6,9 +6,12 @@ import MatteboxPluginHost
 /// plugin's descriptor (its words, default, range and choices), so the help
 /// cannot drift from what the plugin accepts.
 enum EffectParameterHelp {
-    /// The portrait-effect plugin's parameters, read once per process (when render's options are built).
-    private static let parameters: [ParameterSpec]? = PluginRegistry.discoverForThisExecutable()
-        .plugin(PortraitEffectPipeline.pluginID)?.description.parameters
+    /// The plugins `render` runs with, found once per process (when its options are built) and
+    /// used again by its checks and its batch.
+    static let registry = PluginRegistry.discoverForThisExecutable()
+
+    /// The portrait-effect plugin's parameters.
+    private static let parameters: [ParameterSpec]? = registry.plugin(PortraitEffectPipeline.pluginID)?.description.parameters
 
     static func help(_ key: String, valueName: String? = nil) -> ArgumentHelp {
         guard let spec = parameters?.first(where: { $0.key == key }) else {
