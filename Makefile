@@ -12,7 +12,7 @@ DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev li
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg \
 	slurmctld slurmd slurm-client munge
 
-.PHONY: all release man deps build models test test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-quality install uninstall samples clean
+.PHONY: all release man deps build models test test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-mattes bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 
@@ -154,6 +154,18 @@ bench: deps
 	Samples/bench/portrait-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/portrait bench-portrait.md
 	Samples/bench/responsive-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/responsive bench-responsive.md
 	Samples/bench/mattes-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/mattes bench-mattes.md
+
+## bench-mattes: the mattes bench alone (bench-mattes.md); BASELINE=REV builds that git revision in
+## bench-out/baseline and runs every row with both builds, side by side (e.g. make bench-mattes BASELINE=main~3)
+bench-mattes: deps
+	$(SWIFT) build -c release
+	@if [ -n "$(BASELINE)" ]; then \
+		rm -rf bench-out/baseline && git worktree add --force --detach bench-out/baseline "$(BASELINE)" && \
+		(cd bench-out/baseline && $(SWIFT) build -c release) || exit 1; \
+	fi
+	BASELINE=$(if $(BASELINE),$(CURDIR)/bench-out/baseline/.build/release/mattebox) \
+		Samples/bench/mattes-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/mattes bench-mattes.md
+	@if [ -n "$(BASELINE)" ]; then git worktree remove --force bench-out/baseline; fi
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), stereo on
 ## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh, and the sky

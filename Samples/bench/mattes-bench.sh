@@ -11,8 +11,12 @@
 # Inputs: the LaPa face and FASSEG faces 1, 3 and 5 from ../shared, upscaled
 # to 3024x4032; without ../shared, opencv-doc's messi5 upscaled to 4032x3024
 # and three mirrored or cropped copies of it.
+# With BASELINE set to another build's mattebox binary (`make bench-mattes
+# BASELINE=REV` builds one from a git revision), every row is run with both,
+# the baseline first, in the same run, side by side.
 # Usage: mattes-bench.sh MATTEBOX_BINARY WORK_DIR TABLE_FILE
 source "$(dirname "$0")/common.sh"
+baseline=${BASELINE:-}
 inputs="$work/inputs"
 rm -rf "$inputs" "$work/out" && mkdir -p "$inputs" "$work/out"
 
@@ -44,22 +48,38 @@ read -r floor_wall floor_cpu floor_peak < <($measure bash -c '
     echo "|---|---|---|---|---|---|---|"
     printf "| heif-enc -q 75 -p preset=fast (primary only) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$floor_wall" "$floor_cpu" "$floor_peak"
 } > "$table"
-row() {  # label, jobs, extra options...
-    local label=$1 jobs=$2
-    shift 2
-    echo "== mattebox $label"
-    rm -rf "$work/out/j$jobs"
-    read -r wall cpu peak < <($measure "$mattebox" process "${photos[@]}" \
-        -o "$work/out/j$jobs" --pipeline "$work/mattes.yaml" -j "$jobs" -q --report "$work/out/j$jobs.json" "$@")
-    # PSS in a second run: reading every process's smaps_rollup 50 times a second slows the run by a quarter.
-    rm -rf "$work/out/j$jobs"
-    read -r _ _ _ pss < <($measure --pss --per-process "$work/out/j$jobs-processes.txt" "$mattebox" process "${photos[@]}" \
-        -o "$work/out/j$jobs" --pipeline "$work/mattes.yaml" -j "$jobs" -q "$@")
-    awk -v l="$label" -v w="$wall" -v c="$cpu" -v p="$peak" -v s="$pss" -v fw="$floor_wall" -v fc="$floor_cpu" \
-        'BEGIN { printf "| mattebox portrait + semantic mattes + HEIF, %s | %.2f | %.2f | %.2f | %.2f | %d | %d |\n", l, w, w / fw, c, c / fc, p, s }' >> "$table"
+one_floor() {  # the floor for the first photo alone: WALL CPU PEAK
+    $measure heif-enc -q 75 -p preset=fast -o "$work/out/floor-one.heic" "${photos[0]}"
 }
-row "-j 1, primary encoded at the end (--no-encode-ahead)" 1 --no-encode-ahead
-for jobs in 1 2 4; do row "-j $jobs" "$jobs"; done
+read -r one_wall one_cpu one_peak < <(one_floor)
+printf "| heif-enc, one photo (%s) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$(basename "${photos[0]}")" "$one_wall" "$one_cpu" "$one_peak" >> "$table"
+run_row() {  # binary, label, floor wall, floor CPU, jobs, photos and extra options...
+    local binary=$1 label=$2 fw=$3 fc=$4 jobs=$5
+    shift 5
+    echo "== $label"
+    local out="$work/out/run"
+    rm -rf "$out"
+    read -r wall cpu peak < <($measure "$binary" process "$@" \
+        -o "$out" --pipeline "$work/mattes.yaml" -j "$jobs" -q --report "$work/out/j$jobs.json")
+    # PSS in a second run: reading every process's smaps_rollup 50 times a second slows the run by a quarter.
+    rm -rf "$out"
+    read -r _ _ _ pss < <($measure --pss --per-process "$work/out/j$jobs-processes.txt" "$binary" process "$@" \
+        -o "$out" --pipeline "$work/mattes.yaml" -j "$jobs" -q)
+    awk -v l="$label" -v w="$wall" -v c="$cpu" -v p="$peak" -v s="$pss" -v fw="$fw" -v fc="$fc" \
+        'BEGIN { printf "| %s | %.2f | %.2f | %.2f | %.2f | %d | %d |\n", l, w, w / fw, c, c / fc, p, s }' >> "$table"
+}
+row() {  # label, jobs, photos and extra options... (the floor: every photo, or the first alone)
+    local label=$1 jobs=$2 fw=$floor_wall fc=$floor_cpu
+    shift 2
+    if [ "$#" -ge 1 ] && [ "$1" = "${photos[0]}" ] && [ "${2:-}" != "${photos[1]}" ]; then fw=$one_wall fc=$one_cpu; fi
+    if [ -n "$baseline" ]; then
+        run_row "$baseline" "baseline: $label" "$fw" "$fc" "$jobs" "$@"
+    fi
+    run_row "$mattebox" "mattebox portrait + semantic mattes + HEIF, $label" "$fw" "$fc" "$jobs" "$@"
+}
+row "one photo, -j 1" 1 "${photos[0]}"
+row "-j 1, primary encoded at the end (--no-encode-ahead)" 1 "${photos[@]}" --no-encode-ahead
+for jobs in 1 2 4; do row "-j $jobs" "$jobs" "${photos[@]}"; done
 {
     echo ""
     echo "${#photos[@]} photos: $(cd "$inputs" && ls | tr '\n' ' '); $(nproc) cores. At -j 1 the primary is encoded while the mattes run; at -j 2 and 4 (as many photos at once as cores) it is not."

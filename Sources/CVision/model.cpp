@@ -125,7 +125,8 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
         cv::Rect region = mbx::modelRegion(frame.colour.size(), frame.toWorking(face), model->crop);
         cv::Rect content = mbx::inputContent(region.size(), *model);
-        const cv::Mat output = mbx::runNetwork(path, mbx::inputBlob(frame.colour(region), *model, content), {}, "the model")[0];
+        const cv::Mat output = mbx::runNetwork(path, mbx::inputBlob(frame.colour(region), *model, content), {}, "the model",
+                                                mbx::NetworkLayout::unfused)[0];
         std::vector<cv::Mat> classes = mbx::probabilities(output, path);
         if (output.size[2] != model->input_height || output.size[3] != model->input_width)
             content = cv::Rect(content.x * output.size[3] / model->input_width, content.y * output.size[2] / model->input_height,

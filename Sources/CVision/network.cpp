@@ -1,7 +1,7 @@
 // Running cv::dnn networks in this process, or in a batch's inference process
 // over a Unix socket. The wire format is little-endian and private to one
 // build of Mattebox (the workers and the inference process are the same
-// binary): a request is "MBXI", the model path, the output names and the
+// binary): a request is "MBXI", the model path, its layout, the output names and the
 // input blob; the answer is a status, then an error message or the output
 // blobs. A blob is its dimension count, each dimension, and float32 samples.
 #include "network.hpp"
@@ -24,8 +24,11 @@ namespace {
 
 std::atomic<int> networksLoaded{0};
 
+/// The loaded networks of a process, by file and layout.
+using Networks = std::map<std::pair<std::string, NetworkLayout>, cv::dnn::Net>;
+
 /// A network loaded from an ONNX file, or a Failure naming the file.
-cv::dnn::Net load(const std::string &path) {
+cv::dnn::Net load(const std::string &path, NetworkLayout layout) {
     cv::dnn::Net net;
     try {
         net = cv::dnn::readNetFromONNX(path);
@@ -35,6 +38,7 @@ cv::dnn::Net load(const std::string &path) {
     if (net.empty()) throw Failure{path + ": cannot load the model"};
     net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
     net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+    net.enableFusion(layout == NetworkLayout::fused);
     networksLoaded++;
     return net;
 }
@@ -133,6 +137,13 @@ cv::Mat readBlob(int fd) {
 
 constexpr uint32_t requestMagic = 0x4958424d; // "MBXI"
 
+/// The network for `path` and `layout` in `networks`, loaded on first use.
+cv::dnn::Net &loaded(Networks &networks, const std::string &path, NetworkLayout layout) {
+    auto found = networks.find({path, layout});
+    if (found == networks.end()) found = networks.emplace(std::make_pair(path, layout), load(path, layout)).first;
+    return found->second;
+}
+
 /// This thread's connection to the inference process (one request at a time on it).
 struct Connection {
     int fd = -1;
@@ -161,7 +172,7 @@ int connectTo(const std::string &socketPath) {
 }
 
 std::vector<cv::Mat> runRemotely(const std::string &socketPath, const std::string &path, const cv::Mat &blob,
-                                 const std::vector<std::string> &outputs, const char *what) {
+                                 const std::vector<std::string> &outputs, const char *what, NetworkLayout layout) {
     thread_local Connection connection;
     try {
         // The batch starts the inference process again at once when it ended:
@@ -176,6 +187,7 @@ std::vector<cv::Mat> runRemotely(const std::string &socketPath, const std::strin
         }
         writeU32(connection.fd, requestMagic);
         writeString(connection.fd, path);
+        writeU32(connection.fd, uint32_t(layout));
         writeU32(connection.fd, uint32_t(outputs.size()));
         for (const auto &name : outputs) writeString(connection.fd, name);
         writeBlob(connection.fd, blob);
@@ -193,7 +205,7 @@ std::vector<cv::Mat> runRemotely(const std::string &socketPath, const std::strin
 }
 
 /// One connection of the inference process: requests until the worker closes it.
-void serveConnection(int fd, std::mutex &lock, std::map<std::string, cv::dnn::Net> &networks) {
+void serveConnection(int fd, std::mutex &lock, Networks &networks) {
     try {
         for (;;) {
             uint32_t magic = 0;
@@ -204,6 +216,9 @@ void serveConnection(int fd, std::mutex &lock, std::map<std::string, cv::dnn::Ne
             }
             if (magic != requestMagic) break;
             const std::string path = readString(fd);
+            const uint32_t layoutValue = readU32(fd);
+            if (layoutValue > uint32_t(NetworkLayout::unfused)) break;
+            const auto layout = NetworkLayout(layoutValue);
             const uint32_t outputCount = readU32(fd);
             if (outputCount > 64) break; // checked before anything is allocated for them
             std::vector<std::string> outputs(outputCount);
@@ -221,9 +236,7 @@ void serveConnection(int fd, std::mutex &lock, std::map<std::string, cv::dnn::Ne
                     if (path.empty()) { // a count request: how many networks this process holds
                         results.push_back(cv::Mat(1, 1, CV_32F, cv::Scalar(float(networksLoaded.load()))));
                     } else {
-                        auto found = networks.find(path);
-                        if (found == networks.end()) found = networks.emplace(path, load(path)).first;
-                        results = forward(found->second, path, blob, outputs, "the model");
+                        results = forward(loaded(networks, path, layout), path, blob, outputs, "the model");
                     }
                 } catch (const Failure &error) {
                     failure = error.message;
@@ -248,15 +261,13 @@ void serveConnection(int fd, std::mutex &lock, std::map<std::string, cv::dnn::Ne
 } // namespace
 
 std::vector<cv::Mat> runNetwork(const std::string &path, const cv::Mat &blob, const std::vector<std::string> &outputs,
-                                const char *what) {
+                                const char *what, NetworkLayout layout) {
     const char *socketPath = std::getenv("MATTEBOX_INFERENCE_SOCKET");
-    if (socketPath && *socketPath) return runRemotely(socketPath, path, blob, outputs, what);
-    // One loaded network per thread and file: cv::dnn::Net is not safe to run
-    // from two threads at once.
-    thread_local std::map<std::string, cv::dnn::Net> networks;
-    auto found = networks.find(path);
-    if (found == networks.end()) found = networks.emplace(path, load(path)).first;
-    return forward(found->second, path, blob, outputs, what);
+    if (socketPath && *socketPath) return runRemotely(socketPath, path, blob, outputs, what, layout);
+    // One loaded network per thread, file and layout: cv::dnn::Net is not safe
+    // to run from two threads at once.
+    thread_local Networks networks;
+    return forward(loaded(networks, path, layout), path, blob, outputs, what);
 }
 
 int loadedNetworkCount() { return networksLoaded.load(); }
@@ -271,7 +282,7 @@ void serveInference(int listener) {
         std::_Exit(0);
     }).detach();
     static std::mutex lock;
-    static std::map<std::string, cv::dnn::Net> networks;
+    static Networks networks;
     for (;;) {
         const int fd = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
         if (fd < 0) {
@@ -292,7 +303,8 @@ extern "C" int mbx_cv_inference_network_count(const char *socket_path, int *coun
     return mbx::guarded(error, [&] {
         if (!socket_path || !count) throw mbx::Failure{"missing argument"};
         const std::vector<cv::Mat> answer =
-            mbx::runRemotely(socket_path, "", cv::Mat(1, 1, CV_32F, cv::Scalar(0)), {}, "the count request");
+            mbx::runRemotely(socket_path, "", cv::Mat(1, 1, CV_32F, cv::Scalar(0)), {}, "the count request",
+                             mbx::NetworkLayout::fused);
         *count = answer.empty() ? 0 : int(answer[0].at<float>(0));
     });
 }
