@@ -49,15 +49,9 @@ final class PortraitMatte: PhotoProcessor {
         }
         guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
         let found = try settings.withOptions(for: photo) { options -> mbx_cv_rect? in
-            var found: Int32 = 0
             var error = mbx_cv_error()
             var view = primary.visionImage
-            var detected = mbx_cv_face()
-            guard mbx_cv_find_face(&view, &options, &detected, &found, &error) == 0 else {
-                throw PluginError("finding faces: \(error.text)")
-            }
-            guard found != 0 else { return nil }
-            let face = detected.box
+            guard let face = try SharedFace.find(in: primary, view: &view, options: &options, photo: photo)?.box else { return nil }
             let (width, height) = settings.matteSize(of: primary)
             let matte = try photo.createImage(
                 MBX_ROLE_PORTRAIT_MATTE, width: width, height: height, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8))

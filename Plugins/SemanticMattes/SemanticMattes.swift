@@ -73,12 +73,9 @@ final class SemanticMattes: PhotoProcessor {
         let (width, height) = settings.matteSize(of: primary)
         let notes = try settings.withOptions(for: photo) { options -> [String] in
             var view = primary.visionImage
-            var error = mbx_cv_error()
-            var face = mbx_cv_face()
-            var found: Int32 = 0
-            guard mbx_cv_find_face(&view, &options, &face, &found, &error) == 0 else {
-                throw PluginError("finding faces: \(error.text)")
-            }
+            let shared = try SharedFace.find(in: primary, view: &view, options: &options, photo: photo)
+            let face = shared ?? mbx_cv_face()
+            let found: Int32 = shared == nil ? 0 : 1
             var notes: [String] = []
             let personTodo = todo.intersection(SemanticMattes.personMattes)
             if !personTodo.isEmpty {

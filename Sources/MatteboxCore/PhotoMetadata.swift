@@ -30,6 +30,9 @@ package struct PhotoMetadata: Sendable {
     /// Free-form notes stages leave for the user ("note.<name>" keys), e.g.
     /// why no portrait matte was made.
     package var notes: [String: String] = [:]
+    /// What a stage left for later stages of this photo ("shared.<name>" keys,
+    /// e.g. the face the vision plugins found): never written or reported.
+    package var shared: [String: String] = [:]
 
     package init() {}
 

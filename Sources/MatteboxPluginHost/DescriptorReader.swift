@@ -9,7 +9,7 @@ import MatteboxRuntime
 enum DescriptorReader {
     static let hostMajor = UInt16(MBX_ABI_MAJOR)
     static let hostMinor = UInt16(MBX_ABI_MINOR)
-    /// "1.2": the plugin ABI this host speaks.
+    /// "1.3": the plugin ABI this host speaks.
     static let hostABI = "\(MBX_ABI_MAJOR).\(MBX_ABI_MINOR)"
 
     static func read(_ pointer: UnsafePointer<mbx_plugin_descriptor>, index: UInt32) throws -> PluginDescription {

@@ -67,6 +67,7 @@ enum MetadataAccess {
             // The container the photo was read from (absent for a capture).
             value = metadata.inputFormat
         case _ where key.hasPrefix(notePrefix): value = metadata.notes[String(key.dropFirst(notePrefix.count))]
+        case _ where key.hasPrefix(sharedPrefix): value = metadata.shared[String(key.dropFirst(sharedPrefix.count))]
         case _ where key.hasPrefix(sourcePrefix):
             value = metadata.auxiliaryInfo[ImageRole(rawValue: String(key.dropFirst(sourcePrefix.count)))]?.source
         default: throw .notFound
@@ -105,17 +106,26 @@ enum MetadataAccess {
         case _ where key.hasPrefix(sourcePrefix):
             throw .invalid("\(key) is read-only: it says where the file stored the image")
         case _ where key.hasPrefix(notePrefix):
-            let name = String(key.dropFirst(notePrefix.count))
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                throw .invalid("note names are letters, digits, - _ and ., not \"\(name)\"")
-            }
-            photo.metadata.notes[name] = value
+            photo.metadata.notes[try name(key, prefix: notePrefix, kind: "note")] = value
+        case _ where key.hasPrefix(sharedPrefix):
+            photo.metadata.shared[try name(key, prefix: sharedPrefix, kind: "shared value")] = value
         default: throw .notFound
         }
     }
 
     /// Keys under this prefix are free-form notes (ABI 1.2).
     static let notePrefix = "note."
+    /// Keys under this prefix are values stages leave for later stages (ABI 1.3).
+    static let sharedPrefix = "shared."
+
+    /// The name after `prefix`: letters, digits, - _ and .
+    private static func name(_ key: String, prefix: String, kind: String) throws(Failure) -> String {
+        let name = String(key.dropFirst(prefix.count))
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw .invalid("\(kind) names are letters, digits, - _ and ., not \"\(name)\"")
+        }
+        return name
+    }
     /// Keys under this prefix say where a role's image was stored (read-only).
     static let sourcePrefix = "source."
 
@@ -130,6 +140,10 @@ enum MetadataAccess {
         case "xmp": photo.metadata.xmp = nil
         case _ where key.hasPrefix(notePrefix):
             guard photo.metadata.notes.removeValue(forKey: String(key.dropFirst(notePrefix.count))) != nil else {
+                throw .notFound
+            }
+        case _ where key.hasPrefix(sharedPrefix):
+            guard photo.metadata.shared.removeValue(forKey: String(key.dropFirst(sharedPrefix.count))) != nil else {
                 throw .notFound
             }
         default: throw .notFound

@@ -1,3 +1,4 @@
+import Foundation
 import MatteboxCore
 import MatteboxImageIO
 import MatteboxPipeline
@@ -43,5 +44,24 @@ import Testing
         let jpeg = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg")
         #expect(try MetadataAccess.string("input.format", of: try ImageDecoder.decodePhoto(at: jpeg)) == "jpeg")
         #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.string("input.format", of: Photo(primary: TestImages.pattern())) }
+    }
+}
+
+/// ABI 1.3 `shared.<name>`: values one stage leaves for the next, read back and
+/// removed by name, refused with a bad name, and never written into the file.
+@Suite struct SharedValueKeyTests {
+    @Test func aSharedValueIsReadByLaterStagesButNeverWritten() throws {
+        var photo = Photo(primary: TestImages.pattern())
+        try MetadataAccess.setString("shared.vision.face", "{\"marker\":\"shared-value-7319\"}", on: &photo, services: ImageIOPhotoServices())
+        #expect(try MetadataAccess.string("shared.vision.face", of: photo) == "{\"marker\":\"shared-value-7319\"}")
+        #expect(throws: MetadataAccess.Failure.self) {
+            try MetadataAccess.setString("shared.a b", "x", on: &photo, services: ImageIOPhotoServices())
+        }
+        for format in [OutputFormat.jpeg, .heic, .png] {
+            let bytes = String(decoding: try ImageEncoder.encode(photo, as: format), as: UTF8.self)
+            #expect(!bytes.contains("shared-value-7319"), "\(format): the shared value was written into the file")
+        }
+        try MetadataAccess.remove("shared.vision.face", from: &photo)
+        #expect(throws: MetadataAccess.Failure.self) { try MetadataAccess.string("shared.vision.face", of: photo) }
     }
 }

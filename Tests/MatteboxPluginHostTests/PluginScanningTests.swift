@@ -92,7 +92,7 @@ import Testing
         let plugin = try TestEnvironment.compilePlugin(invertSource, into: folder)
         let description = try #require(scanner.scan(plugin).plugins.first)
         #expect(description.id == "org.mattebox.samples.invert")
-        #expect(description.version == "1.0.0" && description.abiVersion == "1.2")
+        #expect(description.version == "1.0.0" && description.abiVersion == "1.3")
         #expect(description.threadSafety == .concurrent)
         #expect(description.inputs.map(\.role) == [.primary])
         let amount = try #require(description.parameter("amount"))

@@ -55,7 +55,7 @@ extern "C" {
 #endif
 
 #define MBX_ABI_MAJOR 1
-#define MBX_ABI_MINOR 2
+#define MBX_ABI_MINOR 3
 
 /* The exported entry point's name, for dlsym. */
 #define MBX_ENTRY_POINT_NAME "mbx_plugin_get"
@@ -114,6 +114,14 @@ typedef int32_t mbx_status;
 #define MBX_META_NOTE_PORTRAIT_MATTE "note.portraitMatte"   /* why no portrait matte */
 #define MBX_META_NOTE_SEMANTIC_MATTES "note.semanticMattes" /* why some semantic mattes are absent */
 #define MBX_META_NOTE_DEPTH "note.depth"                     /* where depth came from */
+/* Since ABI 1.3: free-form strings under "shared.<name>" that a stage leaves for
+ * later stages of the same photo, so work is not done twice (never written to a
+ * file or reported). The photo may have changed in between: a value says what it
+ * was computed from, and a stage checks that before it uses it. Names as notes. */
+#define MBX_META_SHARED_PREFIX "shared."
+#define MBX_META_SHARED_FACE "shared.vision.face" /* the largest upright face the vision plugins found, with
+                                                     how and on which pixels (MatteboxVisionPluginKit's
+                                                     SharedFace) */
 /* Read-only, "source.<role>": where the file stored the photo's own image of that
  * role when it was not a HEIF auxiliary image ("iPhone JPEG disparity (MPF image 2)",
  * "Lens Blur depth (GDepth RangeInverse, ...)"); not found otherwise, and on hosts
