@@ -156,14 +156,15 @@ bench: deps
 	Samples/bench/mattes-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/mattes bench-mattes.md
 
 ## bench-mattes: the mattes bench alone (bench-mattes.md); BASELINE=REV builds that git revision in
-## bench-out/baseline and runs every row with both builds, side by side (e.g. make bench-mattes BASELINE=main~3)
+## bench-out/baseline and runs every row with both builds, side by side, taking turns, the median of
+## REPEAT runs each (3 with a baseline; e.g. make bench-mattes BASELINE=main~3)
 bench-mattes: deps
 	$(SWIFT) build -c release
 	@if [ -n "$(BASELINE)" ]; then \
 		rm -rf bench-out/baseline && git worktree add --force --detach bench-out/baseline "$(BASELINE)" && \
 		(cd bench-out/baseline && $(SWIFT) build -c release) || exit 1; \
 	fi
-	BASELINE=$(if $(BASELINE),$(CURDIR)/bench-out/baseline/.build/release/mattebox) \
+	BASELINE=$(if $(BASELINE),$(CURDIR)/bench-out/baseline/.build/release/mattebox) REPEAT=$(REPEAT) \
 		Samples/bench/mattes-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/mattes bench-mattes.md
 	@if [ -n "$(BASELINE)" ]; then git worktree remove --force bench-out/baseline; fi
 

@@ -13,10 +13,14 @@
 # and three mirrored or cropped copies of it.
 # With BASELINE set to another build's mattebox binary (`make bench-mattes
 # BASELINE=REV` builds one from a git revision), every row is run with both,
-# the baseline first, in the same run, side by side.
+# the baseline first, in the same run, side by side. REPEAT=N (default 1; 3
+# with a baseline) times each row N times, the two builds taking turns, and
+# prints the median wall and CPU and the highest peak: on a shared machine one
+# run of each can differ by 10% from the next.
 # Usage: mattes-bench.sh MATTEBOX_BINARY WORK_DIR TABLE_FILE
 source "$(dirname "$0")/common.sh"
 baseline=${BASELINE:-}
+repeat=${REPEAT:-$([ -n "$baseline" ] && echo 3 || echo 1)}
 inputs="$work/inputs"
 rm -rf "$inputs" "$work/out" && mkdir -p "$inputs" "$work/out"
 
@@ -40,49 +44,78 @@ stages:
     params: { quality: 75, preset: fast }
 YAML
 
-echo "== codec floor: heif-enc, one photo at a time"
-read -r floor_wall floor_cpu floor_peak < <($measure bash -c '
-    for f in "$@"; do heif-enc -q 75 -p preset=fast -o "'"$work/out/floor"'-$(basename "${f%.*}").heic" "$f" > /dev/null; done' _ "${photos[@]}")
+# The median of the numbers on standard input.
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+echo "== codec floor: heif-enc, one photo at a time ($repeat run(s))"
+for _ in $(seq "$repeat"); do
+    $measure bash -c '
+        for f in "$@"; do heif-enc -q 75 -p preset=fast -o "'"$work/out/floor"'-$(basename "${f%.*}").heic" "$f" > /dev/null; done' _ "${photos[@]}"
+done > "$work/out/floor-runs"
+floor_wall=$(cut -d' ' -f1 "$work/out/floor-runs" | median)
+floor_cpu=$(cut -d' ' -f2 "$work/out/floor-runs" | median)
+floor_peak=$(cut -d' ' -f3 "$work/out/floor-runs" | sort -g | tail -1)
 {
     echo "| run | wall s | x heif-enc wall | CPU s | x heif-enc CPU | peak MiB (RSS sum) | peak MiB (PSS sum) |"
     echo "|---|---|---|---|---|---|---|"
     printf "| heif-enc -q 75 -p preset=fast (primary only) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$floor_wall" "$floor_cpu" "$floor_peak"
 } > "$table"
-one_floor() {  # the floor for the first photo alone: WALL CPU PEAK
+for _ in $(seq "$repeat"); do
     $measure heif-enc -q 75 -p preset=fast -o "$work/out/floor-one.heic" "${photos[0]}"
-}
-read -r one_wall one_cpu one_peak < <(one_floor)
+done > "$work/out/floor-one-runs"
+one_wall=$(cut -d' ' -f1 "$work/out/floor-one-runs" | median)
+one_cpu=$(cut -d' ' -f2 "$work/out/floor-one-runs" | median)
+one_peak=$(cut -d' ' -f3 "$work/out/floor-one-runs" | sort -g | tail -1)
 printf "| heif-enc, one photo (%s) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$(basename "${photos[0]}")" "$one_wall" "$one_cpu" "$one_peak" >> "$table"
-run_row() {  # binary, label, floor wall, floor CPU, jobs, photos and extra options...
-    local binary=$1 label=$2 fw=$3 fc=$4 jobs=$5
-    shift 5
-    echo "== $label"
-    local out="$work/out/run"
-    rm -rf "$out"
-    read -r wall cpu peak < <($measure "$binary" process "$@" \
-        -o "$out" --pipeline "$work/mattes.yaml" -j "$jobs" -q --report "$work/out/j$jobs.json")
-    # PSS in a second run: reading every process's smaps_rollup 50 times a second slows the run by a quarter.
-    rm -rf "$out"
-    read -r _ _ _ pss < <($measure --pss --per-process "$work/out/j$jobs-processes.txt" "$binary" process "$@" \
-        -o "$out" --pipeline "$work/mattes.yaml" -j "$jobs" -q)
-    awk -v l="$label" -v w="$wall" -v c="$cpu" -v p="$peak" -v s="$pss" -v fw="$fw" -v fc="$fc" \
+# Each build keeps its own plugin-scan cache: taking turns on one cache, each run
+# would find the other build's and scan every plugin again.
+cache_of() { if [ "$1" = "$baseline" ]; then echo "$work/cache-baseline"; else echo "$work/cache"; fi; }
+timed() {  # binary, jobs, photos and options...: one timed run, WALL CPU PEAK
+    local binary=$1 jobs=$2
+    shift 2
+    rm -rf "$work/out/run"
+    XDG_CACHE_HOME=$(cache_of "$binary") $measure "$binary" process "$@" -o "$work/out/run" --pipeline "$work/mattes.yaml" -j "$jobs" -q --report "$work/out/j$jobs.json"
+}
+print_row() {  # label, runs file (WALL CPU PEAK lines), PSS, floor wall, floor CPU
+    local wall cpu peak
+    wall=$(cut -d' ' -f1 "$2" | median)
+    cpu=$(cut -d' ' -f2 "$2" | median)
+    peak=$(cut -d' ' -f3 "$2" | sort -g | tail -1)
+    awk -v l="$1" -v w="$wall" -v c="$cpu" -v p="$peak" -v s="$3" -v fw="$4" -v fc="$5" \
         'BEGIN { printf "| %s | %.2f | %.2f | %.2f | %.2f | %d | %d |\n", l, w, w / fw, c, c / fc, p, s }' >> "$table"
+}
+pss_of() {  # binary, jobs, photos and options...: the tree's peak PSS, from a run of its own
+    local binary=$1 jobs=$2
+    shift 2
+    # Reading every process's smaps_rollup 50 times a second slows the run by a quarter, so it is not timed.
+    rm -rf "$work/out/run"
+    XDG_CACHE_HOME=$(cache_of "$binary") $measure --pss --per-process "$work/out/j$jobs-processes.txt" "$binary" process "$@" \
+        -o "$work/out/run" --pipeline "$work/mattes.yaml" -j "$jobs" -q | cut -d' ' -f4
 }
 row() {  # label, jobs, photos and extra options... (the floor: every photo, or the first alone)
     local label=$1 jobs=$2 fw=$floor_wall fc=$floor_cpu
     shift 2
     if [ "$#" -ge 1 ] && [ "$1" = "${photos[0]}" ] && [ "${2:-}" != "${photos[1]}" ]; then fw=$one_wall fc=$one_cpu; fi
+    echo "== $label ($repeat run(s)$([ -n "$baseline" ] && echo ' of each build, taking turns'))"
+    : > "$work/out/baseline-runs"
+    : > "$work/out/runs"
+    for _ in $(seq "$repeat"); do
+        if [ -n "$baseline" ]; then timed "$baseline" "$jobs" "$@" >> "$work/out/baseline-runs"; fi
+        timed "$mattebox" "$jobs" "$@" >> "$work/out/runs"
+    done
     if [ -n "$baseline" ]; then
-        run_row "$baseline" "baseline: $label" "$fw" "$fc" "$jobs" "$@"
+        print_row "baseline: $label" "$work/out/baseline-runs" "$(pss_of "$baseline" "$jobs" "$@")" "$fw" "$fc"
     fi
-    run_row "$mattebox" "mattebox portrait + semantic mattes + HEIF, $label" "$fw" "$fc" "$jobs" "$@"
+    # This build's report (the per-step table below) is from its last timed run, which came last.
+    local pss
+    pss=$(pss_of "$mattebox" "$jobs" "$@")
+    print_row "mattebox portrait + semantic mattes + HEIF, $label" "$work/out/runs" "$pss" "$fw" "$fc"
 }
 row "one photo, -j 1" 1 "${photos[0]}"
 row "-j 1, primary encoded at the end (--no-encode-ahead)" 1 "${photos[@]}" --no-encode-ahead
 for jobs in 1 2 4; do row "-j $jobs" "$jobs" "${photos[@]}"; done
 {
     echo ""
-    echo "${#photos[@]} photos: $(cd "$inputs" && ls | tr '\n' ' '); $(nproc) cores. At -j 1 the primary is encoded while the mattes run; at -j 2 and 4 (as many photos at once as cores) it is not."
+    echo "${#photos[@]} photos: $(cd "$inputs" && ls | tr '\n' ' '); $(nproc) cores; wall and CPU the median of $repeat run(s), peaks the highest. At -j 1 the primary is encoded while the mattes run; at -j 2 and 4 (as many photos at once as cores) it is not."
     echo ""
     echo "Each process's own peak at -j 2:"
     echo ""
