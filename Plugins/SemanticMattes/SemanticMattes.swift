@@ -73,13 +73,11 @@ final class SemanticMattes: PhotoProcessor {
         let (width, height) = settings.matteSize(of: primary)
         let notes = try settings.withOptions(for: photo) { options -> [String] in
             var view = primary.visionImage
-            let shared = try SharedFace.find(in: primary, view: &view, options: &options, photo: photo)
-            let face = shared ?? mbx_cv_face()
-            let found: Int32 = shared == nil ? 0 : 1
+            let face = try SharedFace.find(in: primary, view: &view, options: &options, photo: photo)
             var notes: [String] = []
             let personTodo = todo.intersection(SemanticMattes.personMattes)
             if !personTodo.isEmpty {
-                if found != 0 {
+                if let face {
                     notes += try personMattes(
                         personTodo, view: &view, options: &options, face: face, size: (width, height), photo: photo)
                 } else {
@@ -98,7 +96,7 @@ final class SemanticMattes: PhotoProcessor {
                     }
                 }
             }
-            if todo.contains("sky"), let note = try skyMatte(view: &view, options: &options, face: found != 0 ? face.box : nil, size: (width, height), photo: photo) {
+            if todo.contains("sky"), let note = try skyMatte(view: &view, options: &options, face: face?.box, size: (width, height), photo: photo) {
                 notes.append(note)
             }
             return notes

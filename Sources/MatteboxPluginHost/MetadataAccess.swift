@@ -52,6 +52,7 @@ enum MetadataAccess {
 
     static func string(_ key: String, of photo: Photo) throws(Failure) -> String {
         let metadata = photo.metadata
+        if let entry = freeForm(key) { return try present(metadata[keyPath: entry.values][entry.name]) }
         let value: String?
         switch key {
         case "exif.make": value = metadata.exif?.make
@@ -66,8 +67,6 @@ enum MetadataAccess {
         case "input.format":
             // The container the photo was read from (absent for a capture).
             value = metadata.inputFormat
-        case _ where key.hasPrefix(notePrefix): value = metadata.notes[String(key.dropFirst(notePrefix.count))]
-        case _ where key.hasPrefix(sharedPrefix): value = metadata.shared[String(key.dropFirst(sharedPrefix.count))]
         case _ where key.hasPrefix(sourcePrefix):
             value = metadata.auxiliaryInfo[ImageRole(rawValue: String(key.dropFirst(sourcePrefix.count)))]?.source
         default: throw .notFound
@@ -77,6 +76,13 @@ enum MetadataAccess {
     }
 
     static func setString(_ key: String, _ value: String, on photo: inout Photo, services: any PhotoServices) throws(Failure) {
+        if let entry = freeForm(key) {
+            guard !entry.name.isEmpty, entry.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                throw .invalid("\(entry.kind) names are letters, digits, - _ and ., not \"\(entry.name)\"")
+            }
+            photo.metadata[keyPath: entry.values][entry.name] = value
+            return
+        }
         switch key {
         case "capture.position":
             guard let position = CameraPosition(rawValue: value) else {
@@ -105,10 +111,6 @@ enum MetadataAccess {
             throw .invalid("\(key) is read-only")
         case _ where key.hasPrefix(sourcePrefix):
             throw .invalid("\(key) is read-only: it says where the file stored the image")
-        case _ where key.hasPrefix(notePrefix):
-            photo.metadata.notes[try name(key, prefix: notePrefix, kind: "note")] = value
-        case _ where key.hasPrefix(sharedPrefix):
-            photo.metadata.shared[try name(key, prefix: sharedPrefix, kind: "shared value")] = value
         default: throw .notFound
         }
     }
@@ -118,14 +120,14 @@ enum MetadataAccess {
     /// Keys under this prefix are values stages leave for later stages (ABI 1.3).
     static let sharedPrefix = "shared."
 
-    /// The name after `prefix`: letters, digits, - _ and .
-    private static func name(_ key: String, prefix: String, kind: String) throws(Failure) -> String {
-        let name = String(key.dropFirst(prefix.count))
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw .invalid("\(kind) names are letters, digits, - _ and ., not \"\(name)\"")
-        }
-        return name
+    /// A key of one of the free-form string dictionaries (notes, shared values):
+    /// the dictionary, the name after the prefix, and what the names are called in errors.
+    private static func freeForm(_ key: String) -> (values: WritableKeyPath<PhotoMetadata, [String: String]>, name: String, kind: String)? {
+        if key.hasPrefix(notePrefix) { return (\.notes, String(key.dropFirst(notePrefix.count)), "note") }
+        if key.hasPrefix(sharedPrefix) { return (\.shared, String(key.dropFirst(sharedPrefix.count)), "shared value") }
+        return nil
     }
+
     /// Keys under this prefix say where a role's image was stored (read-only).
     static let sourcePrefix = "source."
 
@@ -135,17 +137,13 @@ enum MetadataAccess {
     }
 
     static func remove(_ key: String, from photo: inout Photo) throws(Failure) {
+        if let entry = freeForm(key) {
+            guard photo.metadata[keyPath: entry.values].removeValue(forKey: entry.name) != nil else { throw .notFound }
+            return
+        }
         switch key {
         case "exif.location": photo.metadata.stripLocation = true
         case "xmp": photo.metadata.xmp = nil
-        case _ where key.hasPrefix(notePrefix):
-            guard photo.metadata.notes.removeValue(forKey: String(key.dropFirst(notePrefix.count))) != nil else {
-                throw .notFound
-            }
-        case _ where key.hasPrefix(sharedPrefix):
-            guard photo.metadata.shared.removeValue(forKey: String(key.dropFirst(sharedPrefix.count))) != nil else {
-                throw .notFound
-            }
         default: throw .notFound
         }
     }
