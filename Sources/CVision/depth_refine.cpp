@@ -8,19 +8,13 @@
 // by its colour, so the soft edges of the photo (fur, hair, a lens's own blur)
 // stay soft in the render.
 #include "depth_refine.hpp"
+#include "discs.hpp"
 #include "soft_blur.hpp"
 #include <algorithm>
 #include <cmath>
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {
-
-namespace {
-
-/// A round structuring element reaching `reach` pixels each way.
-cv::Mat disc(int reach) { return cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * reach + 1, 2 * reach + 1)); }
-
-} // namespace
 
 cv::Mat refineDisparity(const cv::Mat &guide, const cv::Mat &coarse, const cv::Mat &unsure) {
     const cv::Size size = guide.size();

@@ -11,6 +11,7 @@
 //   far side by its colour (a soft edge stays soft).
 // - With a matte and no depth the subject stands in front of a far
 //   background, the ground under its feet receding from them (ground.cpp).
+#include "discs.hpp"
 #include "ground.hpp"
 #include "portrait_effect.hpp"
 #include "push_pull.hpp"
@@ -39,8 +40,6 @@ float median(const cv::Mat &values, const cv::Mat &mask) {
     std::nth_element(picked.begin(), picked.begin() + picked.size() / 2, picked.end());
     return picked[picked.size() / 2];
 }
-
-cv::Mat ellipse(int reach) { return cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * reach + 1, 2 * reach + 1)); }
 
 /// A pixel's share of the first fragment: the matte in its zone, the near side's share of its
 /// colour at depth edges, else 1.
@@ -92,7 +91,7 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
 
     // Where the matte decides: on it and a band around its edge.
     cv::Mat matteArea;
-    if (!subject.empty()) cv::dilate(subject > 0.02f, matteArea, ellipse(band));
+    if (!subject.empty()) cv::dilate(subject > 0.02f, matteArea, disc(band));
 
     cv::Mat depth; // everything but the matte's subject
     float subjectPlane = 1;
@@ -100,8 +99,8 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
         cv::Mat unsure;
         if (!subject.empty()) {
             cv::Mat inside, outside;
-            cv::dilate(subject > 0.05f, inside, ellipse(band));
-            cv::dilate(subject < 0.95f, outside, ellipse(band));
+            cv::dilate(subject > 0.05f, inside, disc(band));
+            cv::dilate(subject < 0.95f, outside, disc(band));
             unsure = inside & outside;
         }
         depth = refineDisparity(guide, disparity, unsure);
@@ -118,7 +117,7 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
         // Behind the subject: what surrounds it, never the subject's own disparity. A phone's depth
         // runs a little past the subject's outline, so it is taken from a little further out.
         cv::Mat clear;
-        cv::erode(subject < 0.05f, clear, ellipse(scene.measured ? 3 * band : band));
+        cv::erode(subject < 0.05f, clear, disc(scene.measured ? 3 * band : band));
         depth = extendFrom(depth, clear);
     }
 

@@ -4,6 +4,7 @@
 // colour is learnt where the cheeks and forehead really are, and the same
 // colour finds the neck, ears, arms, hands and legs of the person.
 #include "semantic.hpp"
+#include "discs.hpp"
 #include "matte_steps.hpp"
 #include "pose.hpp"
 #include <opencv2/imgproc.hpp>
@@ -11,11 +12,6 @@
 namespace mbx {
 
 namespace {
-
-cv::Mat disc(int radius) {
-    const int side = 2 * std::max(1, radius) + 1;
-    return cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(side, side));
-}
 
 /// Holes of a mask smaller than maxArea filled.
 cv::Mat withoutSmallHoles(const cv::Mat &mask, double maxArea) {
@@ -164,8 +160,7 @@ cv::Mat landmarkSkin(const cv::Mat &colour, const cv::Mat &lab, const std::vecto
     if (pose) {
         // With the body's keypoints, skin away from the head lies along the
         // arms and legs (a beige shirt of the skin's colour is not skin).
-        cv::Mat near;
-        cv::dilate(oval, near, disc(int(std::lround(0.6 * width))));
+        cv::Mat near = grownByDisc(oval, std::lround(0.6 * width));
         near(cv::Rect(0, 0, size.width, size.height) &
              cv::Rect(int(marks.points[152].x - width), int(marks.points[152].y), int(2 * width), int(height))).setTo(255);
         around &= near | pose->limbs(size, std::max(3, int(std::lround(0.7 * width))));

@@ -7,6 +7,7 @@
 // same robust Lab model the face's skin uses) decides, so the person's own
 // skin is kept and clothes of a skin-like hue are not.
 #include "bridge.hpp"
+#include "discs.hpp"
 #include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
 
@@ -37,10 +38,9 @@ extern "C" int mbx_cv_skin_without_face(const mbx_cv_image *image, const mbx_cv_
             if (int(samples.size()) >= std::max(50, personArea / 200)) {
                 const mbx::ColourModel model = mbx::ColourModel::fit(samples, mbx::ColourModel::shadedSurface);
                 skin = (model.distance(lab) < 7.8) & inPerson;
-                const int side = std::max(3, std::max(skin.cols, skin.rows) / 150) | 1;
-                const cv::Mat disc = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(side, side));
-                cv::morphologyEx(skin, skin, cv::MORPH_OPEN, disc);
-                cv::morphologyEx(skin, skin, cv::MORPH_CLOSE, disc);
+                const cv::Mat round = mbx::disc(std::max(1, std::max(skin.cols, skin.rows) / 300));
+                cv::morphologyEx(skin, skin, cv::MORPH_OPEN, round);
+                cv::morphologyEx(skin, skin, cv::MORPH_CLOSE, round);
                 cv::Mat labels, stats, centroids;
                 const int count = cv::connectedComponentsWithStats(skin, labels, stats, centroids, 8, CV_32S);
                 cv::Mat kept = cv::Mat::zeros(skin.size(), CV_8U);
