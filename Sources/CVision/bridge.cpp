@@ -1,6 +1,6 @@
 #include "bridge.hpp"
+#include "guided_upsampling.hpp"
 #include <opencv2/imgproc.hpp>
-#include <opencv2/ximgproc.hpp>
 
 namespace mbx {
 
@@ -126,29 +126,17 @@ void writePlaneGuided(const cv::Mat &uprightMatte, const cv::Mat &guide, int ori
     if (!plane.data) return;
     if (plane.width <= 0 || plane.height <= 0) throw Failure{"output matte has no size"};
     const cv::Size size(plane.width, plane.height);
-    cv::Mat s = stored(uprightMatte, orientation), coarse;
-    cv::resize(s, coarse, size, 0, 0, cv::INTER_LINEAR);
+    const cv::Mat s = stored(uprightMatte, orientation);
     const double upsampling = double(std::max(size.width, size.height)) / std::max(s.cols, s.rows);
     cv::Mat target(plane.height, plane.width, CV_8U, plane.data, plane.stride);
     if (upsampling < 1.5 || guide.size() != size) {
-        coarse.copyTo(target);
+        cv::resize(s, target, size, 0, 0, cv::INTER_LINEAR);
         return;
     }
-    // A window about two coarse pixels wide, and a small epsilon so colour
+    // Windows two coarse pixels each way, and a small epsilon so colour
     // edges win where the coarse matte is in between (hair), while flat
     // areas keep its value.
-    const int radius = std::max(2, int(std::lround(2 * upsampling)));
-    // In bands of rows with a margin the filter's windows reach across, so
-    // its float buffers stay a band's size however large the matte (a
-    // 200 MP photo's matte is 50 MP; whole, the filter would hold gigabytes).
-    const int band = 512, margin = 2 * radius + 2;
-    for (int top = 0; top < size.height; top += band) {
-        const int from = std::max(0, top - margin), to = std::min(size.height, top + band + margin);
-        cv::Mat refined;
-        cv::ximgproc::guidedFilter(guide.rowRange(from, to), coarse.rowRange(from, to), refined, radius, 0.0004 * 255 * 255);
-        const int rows = std::min(band, size.height - top);
-        refined.rowRange(top - from, top - from + rows).copyTo(target.rowRange(top, top + rows));
-    }
+    guidedUpsample(s, guide, 2, 0.0004 * 255 * 255, target);
 }
 
 } // namespace mbx

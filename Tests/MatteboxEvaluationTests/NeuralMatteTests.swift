@@ -2,6 +2,7 @@ import Foundation
 import MatteboxCore
 import MatteboxEvaluation
 import MatteboxImageIO
+import MatteboxImageOps
 import MatteboxPipeline
 import MatteboxTestSupport
 import Testing
@@ -35,6 +36,65 @@ struct NeuralMatteTests {
         for (part, point) in background {
             #expect(value(point.0, point.1) < 128, "\(part) at \(point) is not in the matte")
         }
+    }
+
+    /// The matte is worked out on a frame 768 pixels long; a plane larger than
+    /// that is brought up along the photo's colours (the fast guided filter in
+    /// CVision's guided_upsampling.cpp), so its edges lie on the photo's edges
+    /// where a plain resize of the same matte leaves them soft and off. Judged by
+    /// how closely the matte's gradient follows the photo's where the matte is
+    /// in between (its edge band).
+    @Test func aMatteBroughtPastItsWorkingSizeFollowsThePhotosEdges() throws {
+        var photo = try ImageDecoder.decodePhoto(at: BuiltVisionPlugins.chessboards.appendingPathComponent("messi5.jpg"))
+        photo.primary = try ImageGeometry.resized(photo.primary, width: 4 * photo.primary.width, height: 4 * photo.primary.height)
+        func matte(scale: Double) throws -> PixelImage {
+            var copy = photo
+            _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.portrait-matte\n    params: { model: modnet, scale: \(scale) }")
+                .run(&copy)
+            return try #require(copy.auxiliary[.portraitMatte])
+        }
+        let guided = try matte(scale: 1) // 2192 pixels wide: 2.85x the working frame
+        let small = try matte(scale: 0.35) // the working frame's own size: no guide
+        #expect(small.width < 800 && guided.width == photo.primary.width)
+        let plain = try ImageGeometry.resized(small, width: guided.width, height: guided.height)
+        let colour = try ImageGeometry.resized(photo.primary, width: guided.width, height: guided.height)
+        let width = guided.width, height = guided.height
+        func values(_ image: PixelImage) -> [Float] {
+            var out = [Float](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum = 0.0
+                    for c in 0..<min(3, image.channels) { sum += image.sample(x: x, y: y, channel: c) }
+                    out[y * width + x] = Float(sum / Double(min(3, image.channels)))
+                }
+            }
+            return out
+        }
+        func gradient(_ v: [Float]) -> [Float] {
+            var out = [Float](repeating: 0, count: v.count)
+            for y in 1..<(height - 1) {
+                for x in 1..<(width - 1) {
+                    let i = y * width + x
+                    out[i] = abs(v[i + 1] - v[i - 1]) + abs(v[i + width] - v[i - width])
+                }
+            }
+            return out
+        }
+        let plainValues = values(plain)
+        let band = plainValues.indices.filter { plainValues[$0] > 12 && plainValues[$0] < 243 }
+        let photoGradient = gradient(values(colour))
+        func correlation(_ matteGradient: [Float]) -> Double {
+            var sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+            for i in band {
+                let x = Double(matteGradient[i]), y = Double(photoGradient[i])
+                sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y
+            }
+            let n = Double(band.count)
+            return (sxy / n - sx / n * sy / n) / ((sxx / n - sx * sx / n / n) * (syy / n - sy * sy / n / n)).squareRoot()
+        }
+        #expect(band.count > 10_000, "the matte has an edge band (\(band.count) pixels)")
+        let alongGuide = correlation(gradient(values(guided))), resized = correlation(gradient(plainValues))
+        #expect(alongGuide > resized + 0.1, "gradient correlation with the photo: guided \(alongGuide), plain resize \(resized)")
     }
 
     @Test func aPhotoWithoutPeopleGetsNoMatteAndANote() throws {
