@@ -1,3 +1,4 @@
+import CImageFile
 import Foundation
 import MatteboxPluginSDK
 import MatteboxVisionPluginKit
@@ -159,7 +160,8 @@ final class PortraitEffect: PhotoProcessor {
                 options.face = face
             }
         }
-        var imagePath = ""
+        var backgroundImage = mbx_cv_image()
+        defer { mbx_image_file_free(&backgroundImage) }
         switch background {
         case .blur: options.background = MBX_CV_BACKGROUND_BLUR
         case .transparent: options.background = MBX_CV_BACKGROUND_TRANSPARENT
@@ -168,7 +170,10 @@ final class PortraitEffect: PhotoProcessor {
             options.colour = (r, g, b)
         case .image(let path):
             options.background = MBX_CV_BACKGROUND_IMAGE
-            imagePath = path
+            var error = mbx_cv_error()
+            guard mbx_image_file_read_rgb8(path, &backgroundImage, &error) == 0 else {
+                throw PluginError("background image \(error.text)", status: MBX_ERR_INVALID_ARGUMENT)
+            }
         }
 
         var alphaPlane = mbx_cv_plane()
@@ -187,8 +192,9 @@ final class PortraitEffect: PhotoProcessor {
         var depthView = measured?.visionImage
         var result = mbx_cv_portrait_effect_result()
         var error = mbx_cv_error()
-        let status = imagePath.withCString { path -> Int32 in
-            options.background_path = imagePath.isEmpty ? nil : path
+        let behind = backgroundImage
+        let status = withUnsafePointer(to: behind) { image -> Int32 in
+            options.background_image = behind.data == nil ? nil : image
             return withOptionalPointer(&matteView) { mattePointer in
                 withOptionalPointer(&depthView) { depthPointer in
                     mbx_cv_portrait_effect(&view, mattePointer, depthPointer, &options, &output, &alphaPlane, &result, &error)

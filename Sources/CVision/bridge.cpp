@@ -1,5 +1,5 @@
 #include "bridge.hpp"
-#include "guided_upsampling.hpp"
+#include "guided_filter.hpp"
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {

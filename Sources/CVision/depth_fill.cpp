@@ -2,8 +2,8 @@
 // and blocky edges; normalized convolution with a guided filter fills the
 // holes from neighbours of the same colour and aligns edges with the photo.
 #include "bridge.hpp"
+#include "guided_filter.hpp"
 #include <opencv2/imgproc.hpp>
-#include <opencv2/ximgproc.hpp>
 
 extern "C" int mbx_cv_fill_depth(const mbx_cv_image *guide, float *depth, int width, int height,
                                  mbx_cv_error *error) {
@@ -16,10 +16,8 @@ extern "C" int mbx_cv_fill_depth(const mbx_cv_image *guide, float *depth, int wi
         known.convertTo(weight, CV_32F, 1.0 / 255.0);
         if (cv::countNonZero(known) == 0) throw mbx::Failure{"the depth frame has no measured pixel"};
         int radius = std::max(2, std::max(width, height) / 64);
-        cv::Mat sum, norm;
-        cv::Mat masked = values.mul(weight);
-        cv::ximgproc::guidedFilter(small, masked, sum, radius, 1e-2 * 255 * 255);
-        cv::ximgproc::guidedFilter(small, weight, norm, radius, 1e-2 * 255 * 255);
+        const cv::Mat sum = mbx::guidedFilter(small, values.mul(weight), radius, 1e-2 * 255 * 255);
+        const cv::Mat norm = mbx::guidedFilter(small, weight, radius, 1e-2 * 255 * 255);
         cv::Mat filled = sum / cv::max(norm, 1e-3);
         // Far holes the filter cannot reach take the farthest measured depth.
         double farthest;

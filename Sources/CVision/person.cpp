@@ -2,9 +2,9 @@
 // measured in face sizes, then softened along the photo's edges. This is the
 // portrait effects matte (iOS: the person, soft at hair).
 #include "bridge.hpp"
+#include "guided_filter.hpp"
 #include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
-#include <opencv2/ximgproc.hpp>
 
 namespace mbx {
 
@@ -88,8 +88,8 @@ cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, const BorderBack
 
 cv::Mat softEdges(const cv::Mat &colour, const cv::Mat &mask, int radius) {
     cv::Mat soft;
-    cv::ximgproc::guidedFilter(colour, mask, soft, std::max(1, radius), 0.02 * 255 * 255);
-    return soft; // 8-bit in, 8-bit out, saturated to 0...255
+    guidedFilter(colour, mask, std::max(1, radius), 0.02 * 255 * 255).convertTo(soft, CV_8U); // saturated to 0...255
+    return soft;
 }
 
 } // namespace mbx

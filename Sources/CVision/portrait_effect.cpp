@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <string>
 #include <type_traits>
@@ -205,14 +204,12 @@ float focalPlane(const PortraitScene &scene, const mbx_cv_portrait_effect_option
 }
 
 /// A replacement background as large as the photo, in stored orientation:
-/// the image scaled to cover the upright photo and centred (8-bit RGB).
-cv::Mat replacementBackground(const char *path, cv::Size storedSize, int orientation) {
+/// the upright image scaled to cover the upright photo and centred (8-bit RGB).
+cv::Mat replacementBackground(const mbx_cv_image &image, cv::Size storedSize, int orientation) {
     const bool swaps = orientation >= 5 && orientation <= 8;
     cv::Size uprightSize = swaps ? cv::Size(storedSize.height, storedSize.width) : storedSize;
-    cv::Mat bgr = cv::imread(path, cv::IMREAD_COLOR); // turned upright by its EXIF orientation
-    if (bgr.empty()) throw Failure{std::string("background image ") + path + ": not an image OpenCV can read"};
     cv::Mat rgb;
-    cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
+    cv::cvtColor(toBGR8(image, "background image"), rgb, cv::COLOR_BGR2RGB);
     const double scale = std::max(double(uprightSize.width) / rgb.cols, double(uprightSize.height) / rgb.rows);
     cv::Mat resized;
     cv::resize(rgb, resized, cv::Size(std::max(uprightSize.width, int(std::ceil(rgb.cols * scale))),
@@ -268,8 +265,8 @@ static void replaceBackground(const PortraitScene &scene, float focus, const mbx
                               mbx_cv_plane *alphaOut) {
     cv::Mat behind; // 8-bit RGB at the photo's size (a float copy would be four times larger)
     if (options->background == MBX_CV_BACKGROUND_IMAGE) {
-        if (!options->background_path) throw Failure{"portrait effect: no background image"};
-        behind = replacementBackground(options->background_path, scene.size, options->orientation);
+        if (!options->background_image) throw Failure{"portrait effect: no background image"};
+        behind = replacementBackground(*options->background_image, scene.size, options->orientation);
     }
     cv::Mat alpha;
     if (alphaOut && alphaOut->data) alpha = cv::Mat(alphaOut->height, alphaOut->width, CV_8U, alphaOut->data, alphaOut->stride);

@@ -6,7 +6,8 @@ imports in the sources:
 - every module depends only on modules earlier in the flow (the LAYERS order);
 - a source (capture) never depends on stages or the sink (plugin host,
   pipeline, writer), and batch never depends on capture;
-- built-in plugins depend only on the plugin SDK and VisionPluginKit;
+- built-in plugins depend only on the plugin SDK and VisionPluginKit (and the
+  C vision code: CVision, CImageFile);
 - each target declares exactly the Mattebox modules its files import;
 - every target but the tests is named in one of ARCHITECTURE.md's module
   tables, and each of its dependencies on another target is one its row's
@@ -41,7 +42,7 @@ FORBIDDEN = {
     # The camera app is a front end: it uses the composition, never the vision or evaluation code.
     "MatteboxServer": {"MatteboxVision", "MatteboxEvaluation"},
 }
-PLUGIN_ALLOWED = {"MatteboxPluginSDK", "MatteboxVisionPluginKit", "MatteboxGeometry", "CMatteboxPluginABI", "CVision"}
+PLUGIN_ALLOWED = {"MatteboxPluginSDK", "MatteboxVisionPluginKit", "MatteboxGeometry", "CMatteboxPluginABI", "CVision", "CImageFile"}
 
 ARCHITECTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ARCHITECTURE.md")
 

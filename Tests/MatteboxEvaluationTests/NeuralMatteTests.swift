@@ -40,7 +40,7 @@ struct NeuralMatteTests {
 
     /// The matte is worked out on a frame 768 pixels long; a plane larger than
     /// that is brought up along the photo's colours (the fast guided filter in
-    /// CVision's guided_upsampling.cpp), so its edges lie on the photo's edges
+    /// CVision's guided_filter.cpp), so its edges lie on the photo's edges
     /// where a plain resize of the same matte leaves them soft and off. Judged by
     /// how closely the matte's gradient follows the photo's where the matte is
     /// in between (its edge band).

@@ -274,6 +274,32 @@ import Testing
         #expect(abs(Self.value(photo.primary, 320, 300) - Self.value(scene.photo, 320, 300)) < 1.0 / 255)
     }
 
+    /// The replacement image is read turned upright by its EXIF orientation
+    /// (stored turned a quarter, orientation 6) and scaled to cover the photo:
+    /// the pattern's red block lands top left, its blue bar bottom right.
+    @Test func aBackgroundImageIsReadUprightAndCoversThePhoto() throws {
+        let pattern = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-6.jpg")
+        let photo = try Self.render(Self.scene(lights: false), "background: image, background-image: \"\(pattern.path)\"", depth: false)
+        func colour(_ x: Int, _ y: Int) -> [Double] { (0..<3).map { Self.value(photo.primary, x, y, channel: $0) } }
+        let red = colour(40, 40), blue = colour(600, 465)
+        #expect(red[0] > 0.75 && red[1] < 0.25 && red[2] < 0.25, "top left \(red)")
+        #expect(blue[2] > 0.7 && blue[0] < 0.25, "bottom right \(blue)")
+        // The subject stays as it was inside its matte.
+        #expect(abs(Self.value(photo.primary, 320, 300) - Self.value(Self.scene().photo, 320, 300)) < 1.0 / 255)
+    }
+
+    @Test func aBackgroundFileThatIsNoImageFailsNamingIt() throws {
+        let folder = try TestEnvironment.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.jpg")
+        try Data("not a picture".utf8).write(to: file)
+        #expect {
+            _ = try Self.render(Self.scene(lights: false), "background: image, background-image: \"\(file.path)\"", depth: false)
+        } throws: { error in
+            "\(error)".contains(file.path) && "\(error)".contains("not an image OpenCV can read")
+        }
+    }
+
     @Test func withNeitherDepthNorMatteThePhotoIsUnchangedWithANote() throws {
         let scene = Self.scene()
         let photo = try Self.render(scene, "aperture: 1.4", matte: false, depth: false)

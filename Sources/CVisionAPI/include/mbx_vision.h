@@ -245,8 +245,8 @@ typedef struct mbx_cv_portrait_effect_options {
     int depth_is_distance;  /* 1: `disparity` holds distances (metres), turned into 1/distance */
     int background;         /* MBX_CV_BACKGROUND_* */
     float colour[3];        /* RGB 0...1, for MBX_CV_BACKGROUND_COLOUR */
-    const char *background_path; /* an image file (JPEG, PNG, ...; turned upright by its EXIF), scaled to
-                                    cover the photo, for MBX_CV_BACKGROUND_IMAGE */
+    const mbx_cv_image *background_image; /* upright pixels (any size; mbx_image_file.h reads a file),
+                                             scaled to cover the photo, for MBX_CV_BACKGROUND_IMAGE */
 } mbx_cv_portrait_effect_options;
 
 typedef struct mbx_cv_portrait_effect_result {
