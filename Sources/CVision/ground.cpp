@@ -11,6 +11,7 @@
 // the ground less, the safer error). Only the ground near the feet is placed:
 // it fades to far between a quarter and half a subject height above them.
 #include "ground.hpp"
+#include "discs.hpp"
 #include <algorithm>
 #include <cmath>
 #include <opencv2/imgproc.hpp>
@@ -47,7 +48,7 @@ GroundEstimate estimateGround(const cv::Mat &photo, const cv::Mat &subject) {
     const cv::Rect around = cv::Rect(footBox.x - margin, footBox.y, footBox.width + 2 * margin, footBox.height + margin * 2) &
                             cv::Rect(0, 0, cols, rows);
     cv::Mat nearPerson;
-    cv::dilate(person, nearPerson, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::dilate(person, nearPerson, disc(2));
     cv::Mat seedMask = cv::Mat::zeros(photo.size(), CV_8U);
     seedMask(around).setTo(255);
     seedMask.setTo(0, nearPerson);

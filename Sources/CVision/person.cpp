@@ -2,6 +2,7 @@
 // measured in face sizes, then softened along the photo's edges. This is the
 // portrait effects matte (iOS: the person, soft at hair).
 #include "bridge.hpp"
+#include "discs.hpp"
 #include "guided_filter.hpp"
 #include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
@@ -82,7 +83,7 @@ cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, const BorderBack
     const int iterations = effort <= 0 ? 2 : effort == 1 ? 3 : 5;
     cv::grabCut(colour, mask, cv::Rect(), background, foreground, iterations, cv::GC_INIT_WITH_MASK);
     cv::Mat person = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
-    cv::morphologyEx(person, person, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::morphologyEx(person, person, cv::MORPH_OPEN, disc(2));
     return keepComponentAt(person, cv::Point(int(centre.x), int(fy + 0.55 * fh)));
 }
 

@@ -8,6 +8,7 @@
 // grown over the mouth pixels nearer the teeth's redness than the lips'.
 #include "semantic.hpp"
 #include "bridge.hpp"
+#include "discs.hpp"
 #include "landmarks.hpp"
 #include "matte_steps.hpp"
 #include <opencv2/imgproc.hpp>
@@ -49,7 +50,7 @@ cv::Mat skinLikelihood(const cv::Mat &lab, const std::vector<cv::Vec3f> &samples
 /// The skin of the face and neck: skin-coloured person pixels joined to the face.
 cv::Mat skinMask(const cv::Mat &likelihood, const cv::Mat &person, const cv::Rect &face) {
     cv::Mat skin = (likelihood > 127) & person;
-    cv::morphologyEx(skin, skin, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    cv::morphologyEx(skin, skin, cv::MORPH_OPEN, disc(1));
     cv::Mat labels, stats, centroids;
     int count = cv::connectedComponentsWithStats(skin, labels, stats, centroids, 8, CV_32S);
     cv::Rect near = part(face, -0.5, -0.5, 1.5, 2.0);
@@ -127,7 +128,7 @@ cv::Mat hairMask(const cv::Mat &colour, const cv::Mat &lab, const cv::Mat &perso
         belowEyes.rowRange(eyes, colour.rows).setTo(255);
         hair.setTo(0, (shoulders | belowEyes) & unlikeHair);
     }
-    cv::morphologyEx(hair, hair, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    cv::morphologyEx(hair, hair, cv::MORPH_OPEN, disc(1));
     // Hair grows from the top of the head: keep only the parts that reach
     // above the eyes, not patches of wall or clothes near the shoulders.
     cv::Mat labels, stats, centroids;
@@ -150,9 +151,9 @@ cv::Mat browMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::Re
     cv::GaussianBlur(lightness, lightness, cv::Size(5, 5), 0);
     const int kernel = std::max(3, face.height / 8) | 1;
     cv::morphologyEx(lightness, marks, cv::MORPH_BLACKHAT,
-                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(kernel, kernel)));
+                     disc(kernel / 2));
     cv::Mat dark = (marks > 10) & (skinLikelihood < 128);
-    cv::morphologyEx(dark, dark, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    cv::morphologyEx(dark, dark, cv::MORPH_OPEN, disc(1));
     for (auto [x0, x1] : {std::pair{0.08, 0.48}, std::pair{0.52, 0.92}}) {
         cv::Rect band = part(face, x0, 0.12, x1, 0.38) & cv::Rect(0, 0, lab.cols, lab.rows);
         if (band.area() <= 0) continue;
@@ -196,7 +197,7 @@ cv::Mat teethMask(const cv::Mat &lab, const cv::Mat &skinLikelihood, const cv::R
         double chroma = std::hypot(p[1], p[2]);
         teeth.at<uchar>(at[0], at[1]) = (p[0] > mean[0] + 6 && chroma < 0.7 * meanChroma) ? 255 : 0;
     });
-    cv::morphologyEx(teeth, teeth, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
+    cv::morphologyEx(teeth, teeth, cv::MORPH_OPEN, disc(1));
     cv::Mat labels, stats, centroids;
     int count = cv::connectedComponentsWithStats(teeth, labels, stats, centroids, 8, CV_32S);
     // A pale patch almost all of this face's own skin colour is skin (a
@@ -363,7 +364,7 @@ extern "C" int mbx_cv_semantic_mattes(const mbx_cv_image *image, const mbx_cv_ma
                 // Where hair meets the background, the person matte's own soft
                 // edge (strands, a neural matte's alpha) is the hair's edge.
                 cv::Mat ring;
-                cv::dilate(hair, ring, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * radius + 1, 2 * radius + 1)));
+                cv::dilate(hair, ring, mbx::disc(radius));
                 ring &= ~personHard;
                 cv::Mat outer = cv::max(soft, personSoft);
                 outer.copyTo(soft, ring);

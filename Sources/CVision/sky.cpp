@@ -9,6 +9,7 @@
 // frame's edge, are filled, the person is held out, and the edges are
 // softened along the photo (branches against the sky).
 #include "bridge.hpp"
+#include "discs.hpp"
 #include "matte_steps.hpp"
 #include <algorithm>
 #include <cmath>
@@ -110,7 +111,7 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth, dou
         smoothBlue &= ~person;
         smoothNeutral &= ~person;
     }
-    const cv::Mat opening = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+    const cv::Mat opening = disc(1);
     cv::morphologyEx(smoothBlue, smoothBlue, cv::MORPH_OPEN, opening);
     cv::morphologyEx(smoothNeutral, smoothNeutral, cv::MORPH_OPEN, opening);
     // A neutral region that reaches the bottom is a wall, floor or table, not sky.
@@ -152,7 +153,7 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth, dou
     // stops short of the rooftops: it takes the sky-coloured pixels of
     // that band back.
     cv::Mat band;
-    cv::dilate(sky, band, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(11, 11)));
+    cv::dilate(sky, band, disc(5));
     sky |= band & skyColoured;
     fillSmallHoles(sky, area / 20); // birds, clouds
     return sky;
