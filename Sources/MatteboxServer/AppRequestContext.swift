@@ -7,6 +7,9 @@ import NIOCore
 package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     package var coreContext: CoreRequestContextStorage
     package let remoteAddress: SocketAddress?
+    /// The request presented the app's token (set by `AccessMiddleware`): routes that derive
+    /// images from request parameters serve only such requests.
+    package var presentsToken = false
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -18,8 +18,10 @@ package struct ServeConfiguration: Sendable {
     package var host = "127.0.0.1"
     package var port = 8088
     package var token: String?
-    /// Trust X-Forwarded-For from a reverse proxy on this machine.
+    /// Believe the forwarding headers of a reverse proxy on this machine.
     package var behindProxy = false
+    /// The proxies whose forwarding headers are believed (`--trusted-proxy`); loopback when empty and behind a proxy.
+    package var trustedProxies: [AddressRange] = []
     package var library: URL
     /// Open connections at once; more wait in the listen backlog.
     package var maximumConnections = 512
@@ -80,7 +82,9 @@ package final class CameraApp: Sendable {
         tapToFocusCameras = Set(cameras.filter { camera in
             camera.problem == nil && ((try? camera.controls()) ?? []).contains { $0.kind == .rectangle && $0.name == "region_of_interest_rectangle" }
         }.map(\.id))
-        policy = AccessPolicy(listenHost: configuration.host, token: configuration.token, behindProxy: configuration.behindProxy)
+        policy = AccessPolicy(
+            listenHost: configuration.host, token: configuration.token, behindProxy: configuration.behindProxy,
+            trustedProxies: configuration.trustedProxies)
     }
 
     /// Starts the camera and serves until the process is asked to stop

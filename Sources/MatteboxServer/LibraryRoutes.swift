@@ -81,10 +81,14 @@ package struct LibraryRoutes: Sendable {
             let query = request.uri.queryParameters
             // Every query parameter but the size is one of the plugin's, checked by its descriptor.
             var values: [String: String] = [:]
-            for (key, value) in query where key != "size" { values[String(key)] = String(value) }
-            let settings = PortraitStudio.Settings(values)
+            for (key, value) in query where key != "size" && key != "token" { values[String(key)] = String(value) }
             let longSide = min(2048, max(160, query.get("size").flatMap(Int.init) ?? 1280))
+            // An image made from the request's own parameters: only for the app's page or a script with the token.
+            guard context.presentsToken else {
+                return try JSONReply.error(.forbidden, "\(request.uri.path) needs the token (the X-Mattebox-Token header the app's page sends)")
+            }
             return try await Self.portraitAnswer {
+                let settings = try studio.settings(fromRequest: values)
                 let jpeg = try await BlockingWork.run { try studio.preview(id, settings: settings, longSide: longSide) }
                 return Response(
                     status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
@@ -93,8 +97,9 @@ package struct LibraryRoutes: Sendable {
         }
         router.post("/api/library/{id}/portrait") { request, context -> Response in
             let id = try context.parameters.require("id")
-            let settings = try await JSONReply.decode(PortraitStudio.Settings.self, from: request, context: context, empty: .init())
+            let asked = try await JSONReply.decode(PortraitStudio.Settings.self, from: request, context: context, empty: .init())
             return try await Self.portraitAnswer {
+                let settings = try studio.settings(fromRequest: asked.values)
                 let copy = try await BlockingWork.run { try studio.saveCopy(id, settings: settings) }
                 return try JSONReply.ok(["id": copy, "original": id])
             }
@@ -120,6 +125,8 @@ package struct LibraryRoutes: Sendable {
     static func portraitAnswer(_ body: () async throws -> Response) async throws -> Response {
         do { return try await body() } catch let error as LibraryError {
             return try answer { throw error }
+        } catch let error as PortraitStudio.RefusedSetting {
+            return try JSONReply.error(.badRequest, error.description)
         } catch {
             return try JSONReply.error(.unprocessableContent, "\(error)")
         }

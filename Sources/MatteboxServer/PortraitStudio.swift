@@ -35,6 +35,42 @@ final class PortraitStudio: Sendable {
 
     var isAvailable: Bool { registry.plugin(Self.pluginID) != nil }
 
+    /// The plugin's text parameters the app takes as they are: they hold a value, never a file.
+    /// Every other text parameter (a cascade folder, a model file) may name a file on the server,
+    /// so a request cannot set it; numbers, booleans and choices are checked by the descriptor.
+    static let textParameters: Set<String> = ["focus", "background-colour"]
+    /// The text parameter that names an image file: from the app, a library photo's id.
+    static let libraryImageParameter = "background-image"
+
+    /// The settings a request asks for, as the plugin gets them: `background-image` names a
+    /// photo of the library (its id), resolved to its file; a parameter that could name a file
+    /// is refused by name, before anything looks at the disk, so a refusal tells nothing of it.
+    func settings(fromRequest values: [String: String]) throws -> Settings {
+        let parameters = registry.plugin(Self.pluginID)?.description.parameters ?? []
+        var settings: [String: String] = [:]
+        for (key, value) in values {
+            if key == Self.libraryImageParameter {
+                guard !value.isEmpty else { continue }
+                do { settings[key] = try library.file(value).path } catch {
+                    throw RefusedSetting("\(key): no photo \(value.debugDescription) in the library (the app takes a library photo's id, never a path)")
+                }
+            } else if let parameter = parameters.first(where: { $0.key == key }), parameter.type == .string,
+                !Self.textParameters.contains(key)
+            {
+                throw RefusedSetting("\(key) cannot be set from the app: it may name a file on the server (set it in the pipeline file)")
+            } else {
+                settings[key] = value
+            }
+        }
+        return Settings(settings)
+    }
+
+    /// A request's setting the app does not take (400, the words say which and why).
+    struct RefusedSetting: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// The photo rendered with `settings`, upright, `longSide` px at most, as JPEG.
     func preview(_ id: String, settings: Settings, longSide: Int) throws -> Data {
         let runner = try self.runner(settings)

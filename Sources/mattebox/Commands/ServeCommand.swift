@@ -27,7 +27,11 @@ struct ServeCommand: AsyncParsableCommand {
             change something always need the token the page carries, and a same-origin request. \
             The JSON API (GET /api/status, POST /api/capture, GET/PUT /api/controls, GET \
             /api/events as server-sent events, GET /api/library, ...) is what the page uses; \
-            scripts can use it with the header X-Mattebox-Token.
+            scripts can use it with the header X-Mattebox-Token (or Authorization: Bearer), the \
+            token printed at start. Images derived from request parameters (the Portrait \
+            control's renders) need the token too; requests made by another site's page are \
+            refused. Behind a reverse proxy (--behind-proxy, --trusted-proxy) the client is the \
+            address the trusted proxy saw, the rightmost forwarded entry that is not a trusted proxy.
 
             A press answers as soon as its frame is secured and the photo as taken is written \
             (the proxy, in the format the final will have); mattes, depth and HEIF packaging \
@@ -50,13 +54,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The token clients must present (default: one is made up at start).") var token: String?
     @Option(help: "Seconds a request's head, and then its body, may take to arrive; slower clients are disconnected (408 once the head is in).")
     var requestTimeout: Int64 = 10
-    @Flag(help: "Trust X-Forwarded-For from a reverse proxy on this machine when deciding who is local.") var behindProxy = false
+    @Flag(help: "Behind a reverse proxy on this machine: the client is the address it saw (X-Forwarded-For or Forwarded), not the proxy's.")
+    var behindProxy = false
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy whose forwarding headers are believed (an address or CIDR block; repeat for several). Implies --behind-proxy; default with --behind-proxy: loopback.",
+            valueName: "ADDR"))
+    var trustedProxies: [String] = []
     @Flag(help: "Do not follow the machine's thermal and CPU pressure.") var ignorePressure = false
     @OptionGroup var queue: CaptureQueueOption
 
     func validate() throws {
         guard Self.split(listen) != nil else {
             throw ValidationError("--listen takes HOST:PORT (127.0.0.1:8088, [::1]:8088, 0.0.0.0:8088), not \(listen)")
+        }
+        for proxy in trustedProxies where AddressRange(proxy) == nil {
+            throw ValidationError("--trusted-proxy takes an IP address or a CIDR block (127.0.0.1, 10.0.0.0/8, ::1), not \(proxy)")
         }
         if let token, token.count < 16 || token.contains(where: { $0.isWhitespace }) {
             throw ValidationError("--token must be at least 16 characters without spaces")
@@ -83,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.token = token
         configuration.behindProxy = behindProxy
+        configuration.trustedProxies = trustedProxies.compactMap(AddressRange.init)
         guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
         configuration.requestTimeout = requestTimeout
         configuration.queueMemory = queue.bytes
@@ -101,6 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
             } else if !policy.listensOnLoopbackOnly {
                 lines.append("Clients beyond this machine need the token given with --token (open /?token=...)")
             }
+            // Any program on this machine can read the token from the page; a script needs it for changes.
+            lines.append("Scripts: send the header X-Mattebox-Token: \(policy.token) (or Authorization: Bearer) with every change")
             print(lines.joined(separator: "\n"))
             fflush(nil)
         }

@@ -348,10 +348,10 @@ async function renderPortrait() {
   const query = new URLSearchParams({ aperture: settings.aperture, size });
   if (settings.focus) query.set("focus", settings.focus);
   try {
-    const reply = await fetch(`/api/library/${encodeURIComponent(viewing.id)}/portrait.jpg?${query}`);
+    const reply = await fetch(`/api/library/${encodeURIComponent(viewing.id)}/portrait.jpg?${query}`, { headers: { "X-Mattebox-Token": token } });
     if (!reply.ok) {
       const body = await reply.json().catch(() => ({}));
-      throw new Error(body.error && body.error.message ? body.error.message : reply.statusText);
+      throw new Error(body.error && body.error.message ? body.error.message : (body.error || reply.statusText));
     }
     const image = $("viewer-image");
     const old = image.src;
