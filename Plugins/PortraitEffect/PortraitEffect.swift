@@ -133,15 +133,11 @@ final class PortraitEffect: PhotoProcessor {
         case (_, _, true):
             depthSource = "a layered estimate from the portrait matte (the subject in front, the rest far behind it; not written as depth)"
         default:
-            if case .blur = background {
-                try photo.setString(
-                    "note.portraitEffect",
-                    "unchanged: the photo has neither depth nor a portrait matte (no face was found to make a matte around, and it carries no depth)")
-                photo.log("no depth and no portrait matte: photo unchanged", level: mbx_log_level(MBX_LOG_WARNING))
-                return
-            }
+            // Nothing to render from: an error, never a copy passed off as a render.
             throw PluginError(
-                "\(backgroundName) needs a subject, and the photo has neither depth nor a portrait matte (no face was found to make a matte around)",
+                "nothing to render from (\(backgroundName)): the photo has no depth and no portrait matte (no face was found to make "
+                    + "a matte around). A photo with depth (an iPhone Portrait photo, a Lens Blur or Dynamic Depth JPEG, a stereo "
+                    + "pair through the depth stage) or with a person whose face can be found gives one",
                 status: MBX_ERR_NOT_FOUND)
         }
 

@@ -169,6 +169,28 @@ static int write_header(mbx_movie *movie, const mbx_movie_options *options, char
     return 0;
 }
 
+static mbx_movie_log_sink log_sink = NULL;
+
+// FFmpeg's warnings and errors about a stream are detail (our own error says what failed):
+// the host shows them with -v. Its panics and fatal errors are warnings.
+static void forward_log_line(void *object, int level, const char *format, va_list arguments) {
+    mbx_movie_log_sink sink = log_sink;
+    if (!sink || level > AV_LOG_INFO) return;
+    static _Thread_local int print_prefix = 1;
+    char line[1024];
+    av_log_format_line2(object, level, format, arguments, line, sizeof line, &print_prefix);
+    size_t length = strlen(line);
+    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) line[--length] = 0;
+    if (length == 0) return;
+    int host_level = level <= AV_LOG_FATAL ? 2 : level <= AV_LOG_WARNING ? 1 : 0;
+    sink(host_level, line);
+}
+
+void mbx_movie_set_log_sink(mbx_movie_log_sink sink) {
+    log_sink = sink;
+    av_log_set_callback(sink ? forward_log_line : av_log_default_callback);
+}
+
 int mbx_movie_open(const mbx_movie_options *options, const char *const *metadata_keys,
                    const char *const *metadata_values, int metadata_count, mbx_movie **out,
                    char *error, size_t error_size) {
@@ -354,7 +376,9 @@ int mbx_movie_jpeg_from_yuyv(const uint8_t *yuyv, int width, int height, int qsc
     }
     encoder->width = width;
     encoder->height = height;
-    encoder->pix_fmt = AV_PIX_FMT_YUVJ422P;
+    // Full-range 4:2:2 as a JPEG holds it, named as FFmpeg wants it now (YUVJ formats are deprecated).
+    encoder->pix_fmt = AV_PIX_FMT_YUV422P;
+    encoder->color_range = AVCOL_RANGE_JPEG;
     encoder->time_base = (AVRational){1, 30};
     encoder->flags |= AV_CODEC_FLAG_QSCALE;
     encoder->global_quality = FF_QP2LAMBDA * qscale;
@@ -362,7 +386,8 @@ int mbx_movie_jpeg_from_yuyv(const uint8_t *yuyv, int width, int height, int qsc
         say_av(error, error_size, "JPEG encoder", code);
         goto done;
     }
-    frame->format = AV_PIX_FMT_YUVJ422P;
+    frame->format = AV_PIX_FMT_YUV422P;
+    frame->color_range = AVCOL_RANGE_JPEG;
     frame->width = width;
     frame->height = height;
     frame->quality = encoder->global_quality;
@@ -370,9 +395,12 @@ int mbx_movie_jpeg_from_yuyv(const uint8_t *yuyv, int width, int height, int qsc
         say_av(error, error_size, "frame buffer", code);
         goto done;
     }
-    scaler = sws_getContext(width, height, AV_PIX_FMT_YUYV422, width, height, AV_PIX_FMT_YUVJ422P, SWS_POINT, NULL,
+    scaler = sws_getContext(width, height, AV_PIX_FMT_YUYV422, width, height, AV_PIX_FMT_YUV422P, SWS_POINT, NULL,
                             NULL, NULL);
     if (!scaler) goto done;
+    // The camera's limited range in, a JPEG's full range out (what the YUVJ format meant).
+    const int *coefficients = sws_getCoefficients(SWS_CS_ITU601);
+    sws_setColorspaceDetails(scaler, coefficients, 0, coefficients, 1, 0, 1 << 16, 1 << 16);
     const uint8_t *planes[4] = {yuyv, NULL, NULL, NULL};
     int strides[4] = {width * 2, 0, 0, 0};
     sws_scale(scaler, planes, strides, 0, height, frame->data, frame->linesize);

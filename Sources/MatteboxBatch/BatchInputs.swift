@@ -49,7 +49,8 @@ package enum BatchInputs {
         throw MatteboxError(
             "\(clashes.count == 1 ? "an output" : "\(clashes.count) outputs") would replace an input (\(first)); "
                 + "an output never replaces an input, so nothing was written",
-            hint: "choose another output folder with -o, or another output name with --suffix (e.g. --suffix -edited)")
+            hint: "choose another output folder with -o, or another output name with --suffix (e.g. --suffix -edited)",
+            commandLineMistake: true)
     }
 
     /// The photos among `paths`; with `sidecars`, each gets the sidecars

@@ -106,7 +106,7 @@ extension BatchRequest {
         source.settings += try settings.map(ParameterSetting.init(parsing:))
         options.sidecarRoles = Set(inputs.flatMap(\.sidecars.keys))
         let validated = try source.validate(registry: registry, providedRoles: options.providedRoles)
-        try validated.checkOutputFormat(options.format)
+        try validated.checkOutputFormat(options.format, auxiliaryBeside: auxPng)
         try OutputFolder.prepare(options.outputDirectory, create: !dryRun)
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
         let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])

@@ -28,14 +28,33 @@ package final class InferenceHost: Sendable {
 
     /// `command` starts the process; `--socket PATH` is added.
     package init(command: [String]) throws {
+        Self.removeFoldersOfEndedBatches()
         let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("mattebox-inference-XXXXXX")
         var template = Array(temporary.path.utf8CString)
         guard let made = mkdtemp(&template) else {
             throw MatteboxError("cannot make a folder for the inference socket: \(SystemError.describe(errno))")
         }
         folder = URL(fileURLWithPath: String(cString: made))
+        // Whose folder it is: a batch that was killed (SIGKILL) cannot remove it; the next one does.
+        try? Data("\(getpid())".utf8).write(to: folder.appendingPathComponent(Self.ownerFile))
         socketPath = folder.appendingPathComponent("socket").path
         self.command = command + ["--socket", socketPath]
+    }
+
+    private static let ownerFile = "batch.pid"
+
+    /// The socket folders of batches that ended without `stop` (killed): their owner is gone.
+    static func removeFoldersOfEndedBatches() {
+        let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix("mattebox-inference-") {
+            let folder = temporary.appendingPathComponent(name)
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(ownerFile), encoding: .utf8),
+                let owner = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), owner > 0,
+                kill(owner, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// What the workers need to find it.

@@ -5,11 +5,39 @@ import Foundation
 /// stored values map linearly onto [minimum, maximum].
 package struct DepthRepresentation: Sendable, Codable, Equatable {
     /// The SEI's depth_representation_type.
-    package enum Kind: Int, Sendable, Codable, CustomStringConvertible {
+    /// Coded by name (`--json` names its enums); the SEI's number is read too.
+    package enum Kind: Int, Sendable, Codable, CaseIterable, CustomStringConvertible {
         case uniformInverseZ = 0
         case uniformDisparity = 1
         case uniformZ = 2
         case nonUniformDisparity = 3
+
+        /// The name in JSON: "uniformDisparity".
+        package var name: String {
+            switch self {
+            case .uniformInverseZ: return "uniformInverseZ"
+            case .uniformDisparity: return "uniformDisparity"
+            case .uniformZ: return "uniformZ"
+            case .nonUniformDisparity: return "nonUniformDisparity"
+            }
+        }
+
+        package func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(name)
+        }
+
+        package init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let name = try? container.decode(String.self), let kind = Self.allCases.first(where: { $0.name == name }) {
+                self = kind
+            } else if let number = try? container.decode(Int.self), let kind = Self(rawValue: number) {
+                self = kind
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "expected one of \(Self.allCases.map(\.name).joined(separator: ", "))")
+            }
+        }
 
         package var description: String {
             switch self {

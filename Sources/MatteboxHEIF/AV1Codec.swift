@@ -9,13 +9,19 @@ package struct AV1Codec: ItemCodec {
     package let itemType = "av01"
     package let majorBrand = "avif"
     package let compatibleBrands = ["avif", "mif1", "miaf"]
-    package let maximumBitDepth = 10
+    package let maximumBitDepth = 12
 
     package init() {}
 
+    /// 8 bits, or 12 for anything deeper. libheif 1.15 signals every image above 8 bits as AV1's
+    /// Professional profile, which at 10 bits holds 4:2:2 chroma only: libaom aborts the whole
+    /// process on 10-bit 4:2:0 or 4:4:4 colour (an assertion in write_color_config) and fails on
+    /// 10-bit grey. At 12 bits that profile takes every layout, and a 10-bit image keeps every bit.
+    package func storedBitDepth(_ wanted: Int) -> Int { wanted > 8 ? 12 : 8 }
+
     package func encode(_ image: PixelImage, settings: ItemCodecSettings) throws -> (image: CodedItem, thumbnail: CodedItem?) {
         var settings = settings
-        settings.bitDepth = min(settings.bitDepth, maximumBitDepth)
+        settings.bitDepth = storedBitDepth(settings.bitDepth)
         return try Libheif.encode(
             image, settings: settings, compression: Int32(MBX_HEIF_AV1), preset: nil, speed: Self.speed(for: settings.preset))
     }

@@ -16,9 +16,16 @@ package protocol ItemCodec: Sendable {
     var compatibleBrands: [String] { get }
     /// The most bits per sample it stores (16-bit pixels are scaled down to it).
     var maximumBitDepth: Int { get }
+    /// The bit depth an image wanting `wanted` bits is stored at: one the codec can write for
+    /// every layout it is given (grey, colour), checked before anything reaches the encoder.
+    func storedBitDepth(_ wanted: Int) -> Int
     /// Encodes 1- or 3-channel 8- or 16-bit pixels; also a thumbnail when
     /// `settings.thumbnailSize` is smaller than the image.
     func encode(_ image: PixelImage, settings: ItemCodecSettings) throws -> (image: CodedItem, thumbnail: CodedItem?)
+}
+
+extension ItemCodec {
+    package func storedBitDepth(_ wanted: Int) -> Int { min(max(8, wanted), maximumBitDepth) }
 }
 
 /// Encoder settings every codec takes: quality 1...100 and a speed named as

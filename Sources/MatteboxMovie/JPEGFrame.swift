@@ -7,6 +7,7 @@ import MatteboxRuntime
 package enum JPEGFrame {
     /// A YUYV frame encoded as a 4:2:2 JPEG (libavcodec qscale 3: visually lossless for a movie's source).
     package static func fromYUYV(_ bytes: [UInt8], width: Int, height: Int, qscale: Int = 3) throws -> [UInt8] {
+        _ = FFmpegLog.routed
         guard bytes.count >= width * height * 2 else { throw MatteboxError("YUYV frame of \(bytes.count) bytes is short for \(width)x\(height)") }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0

@@ -15,6 +15,7 @@ package final class MovieWriter {
     /// fragments of about a second so a killed process leaves a playable file.
     package init(path: String, format: MovieFormat, settings: MovieSettings, fragmented: Bool, metadata: [(String, String)] = []) throws {
         self.path = path
+        _ = FFmpegLog.routed
         var error = [CChar](repeating: 0, count: 512)
         let status = path.withCString { cPath in
             settings.container.rawValue.withCString { container in

@@ -27,17 +27,24 @@ package struct PhotoWriter: Sendable {
     package var manifest: ResumeManifest?
     /// The rule for `format` nil, as help texts state it.
     package static let defaultFormatRule =
-        "heic when the photo has depth, mattes or alpha, its HEIF input holds other images, or its EXIF is too large for JPEG; else jpeg"
+        "jpeg for a JPEG whose depth and metadata a JPEG still holds; else heic when the photo has depth, mattes or alpha, its HEIF input holds other images, or its EXIF is too large for JPEG; else jpeg"
 
     /// The format a photo is written in: a stage's request, else the one asked for, else the default
     /// rule, which picks HEIC whenever JPEG would drop something the photo has. A stage that asks
     /// for "heif" (the HEIF packaging stage's `format: auto`) gets the HEIF format asked for: AVIF
-    /// with `--format avif`, else HEIC.
+    /// with `--format avif`, else HEIC; or the other format asked for when the auxiliary images go
+    /// beside the photo as PNG files (`--format jpeg --aux-png`).
     package func format(for photo: Photo) -> OutputFormat {
-        if photo.metadata.output.format == OutputFormat.runsHEIFFormat, let format, format.isHEIF {
+        if photo.metadata.output.format == OutputFormat.runsHEIFFormat, let format, format.isHEIF || writeAuxiliaryPNGs {
             return format
         }
         if let chosen = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format { return chosen }
+        // JPEG in, JPEG out, when a JPEG holds all of it (a phone's depth as the JPEG held it).
+        if photo.metadata.inputFormat == OutputFormat.jpeg.rawValue,
+            OutputFormat.jpeg.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs).isEmpty
+        {
+            return .jpeg
+        }
         let input = photo.metadata.codedOrigins[.primary]?.file.bytes ?? []
         let exifTooLarge = (photo.metadata.exif?.bytes.count ?? 0) > Self.largestJPEGExif
         return photo.auxiliary.isEmpty && !exifTooLarge && !HEIFOnePictureLosses.hasOtherImages(input) ? .jpeg : .heic

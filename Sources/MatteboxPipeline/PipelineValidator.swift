@@ -141,18 +141,29 @@ extension ValidatedPipeline {
     /// Fails when the format asked for on the command line conflicts with a
     /// stage that decides the format itself, naming both: a request is never
     /// silently overridden. A HEIF format (heic, avif) agrees with the stage
-    /// unless the stage names the other one.
-    package func checkOutputFormat(_ format: OutputFormat?) throws {
+    /// unless the stage names the other one; another format (jpeg, png) agrees
+    /// with a stage whose format is auto when the auxiliary images it packages
+    /// go beside the photo as PNG files (`auxiliaryBeside`, --aux-png), so
+    /// nothing the stage was there to keep is lost.
+    package func checkOutputFormat(_ format: OutputFormat?, auxiliaryBeside: Bool = false) throws {
         guard let format, let index = stages.firstIndex(where: { $0.plugin.id == Self.heifPackagingPlugin }) else { return }
         let named: String? = if case .string(let value)? = stages[index].parameters["format"], value != "auto" { value } else { nil }
         let writes = named ?? "HEIF (HEIC or AVIF)"
         if format.isHEIF, named == nil || named == format.rawValue { return }
-        let line = index < file.stages.count ? ":\(file.stages[index].line)" : ""
+        if !format.isHEIF, named == nil, auxiliaryBeside { return }
+        // An inline pipeline's line numbers are those of the YAML made from it: it names the stage's place instead.
+        let line = index >= file.stages.count ? ""
+            : file.path.hasPrefix(InlinePipeline.pathPrefix) ? " (stage \(index + 1))" : ":\(file.stages[index].line)"
+        let hint: String
+        if format.isHEIF {
+            hint = "drop --format, or the stage's format parameter"
+        } else if named == nil {
+            hint = "add --aux-png to write a \(format) with the depth and mattes beside it as PNG files, or drop --format to write HEIC"
+        } else {
+            hint = "drop --format, or set the stage's format to auto and add --aux-png for a \(format) with the depth and mattes beside it as PNG files"
+        }
         throw MatteboxError(
             "--format \(format) conflicts with the \(Self.heifPackagingPlugin) stage at \(file.path)\(line), which writes \(writes)",
-            hint: format.isHEIF
-                ? "drop --format, or the stage's format parameter"
-                : "drop --format, or the stage; to have the mattes beside a \(format) as PNG files, add --aux-png",
-            commandLineMistake: true)
+            hint: hint, commandLineMistake: true)
     }
 }

@@ -53,13 +53,19 @@ package final class PluginInstance: @unchecked Sendable {
         photo = context.photo
         guard status == MBX_OK else {
             let message = call.errorMessage ?? context.lastServiceError ?? "no message"
-            throw MatteboxError("plugin \(description.id) failed (\(PluginStatus.name(status))): \(message)")
+            throw MatteboxError("stage \(description.id) could not process the photo (\(PluginStatus.reason(status))): \(message)")
         }
     }
 }
 
 /// Names of `mbx_status` codes for messages.
 enum PluginStatus {
+    /// Why a photo failed a stage, in a user's words (not found reads like a missing plugin).
+    static func reason(_ status: mbx_status) -> String {
+        status == MBX_ERR_NOT_FOUND ? "the photo lacks what it needs" : name(status)
+    }
+
+
     static func name(_ status: mbx_status) -> String {
         switch status {
         case MBX_OK: return "ok"

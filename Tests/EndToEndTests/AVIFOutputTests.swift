@@ -55,4 +55,40 @@ import Testing
         #expect(named.status == 64 && named.errors.contains("which writes heic"), "\(named.errors)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.isEmpty)
     }
+
+    /// Issue 57 (1): every image above 8 bits written as AVIF aborted its worker inside libaom. A 16-bit
+    /// PNG (colour and grey), and the iOS 18 photo (10-bit auxiliary images) with no pipeline and with
+    /// the mattes pipeline, are written, open in libheif, and keep their deep images deep.
+    @Test func imagesAboveEightBitsAreWrittenNeverAborted() throws {
+        let deep = folder.appendingPathComponent("deep")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let colour = deep.appendingPathComponent("colour16.png"), grey = deep.appendingPathComponent("grey16.png")
+        let wide = deep.appendingPathComponent("wide.v")
+        #expect(TestEnvironment.run(["/usr/bin/vips", "cast", selfie.path, wide.path, "ushort", "--shift"]).status == 0)
+        #expect(TestEnvironment.run(["/usr/bin/vips", "copy", wide.path, colour.path, "--interpretation", "rgb16"]).status == 0)
+        #expect(TestEnvironment.run(["/usr/bin/vips", "colourspace", colour.path, grey.path, "grey16"]).status == 0)
+        var inputs = [colour.path, grey.path]
+        var pipelines = [["--format", "avif"]]
+        if let shared = TestEnvironment.shared {
+            inputs.append(shared.appendingPathComponent("heic-samples/openize__iphone_iOS18_tmap+MatteMaps.heic").path)
+            pipelines.append(["--format", "avif", "--pipeline", "portrait-mattes"])
+        } else {
+            print("skipping the iOS 18 sample: ../shared is not here")
+        }
+        for (index, options) in pipelines.enumerated() {
+            let out = folder.appendingPathComponent("deep-out-\(index)")
+            let run = mattebox(["process", "-o", out.path] + options + inputs)
+            #expect(run.status == 0 && !run.errors.contains("signal"), "\(options): \(run.status) \(run.output)\(run.errors)")
+            for input in inputs {
+                let output = out.appendingPathComponent(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + ".avif")
+                #expect(TestEnvironment.run(["heif-info", output.path]).status == 0, "libheif cannot open \(output.lastPathComponent)")
+                let inspect = mattebox(["inspect", "--json", output.path])
+                let json = (try? JSONSerialization.jsonObject(with: Data(inspect.output.utf8))) as? [String: Any] ?? [:]
+                let primary = json["primary"] as? [String: Any] ?? [:]
+                if input.hasSuffix(".png") {
+                    #expect(primary["bitDepth"] as? Int == 12, "\(output.lastPathComponent): \(primary)")
+                }
+            }
+        }
+    }
 }

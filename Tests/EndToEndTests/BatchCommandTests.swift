@@ -281,4 +281,40 @@ import Testing
         #expect(thermal.output.contains("pressure: nominal"))
         #expect(thermal.output.contains("thermal_zone0 soc: 40.0 °C; trips: hot 85.0 °C"))
     }
+
+    /// Issue 57 (6): Ctrl-C in a terminal (SIGINT to the batch's process group) ends a `-j 2` batch
+    /// saying it was interrupted, what had finished and that --resume continues; --resume then does the rest.
+    @Test func ctrlCSaysWhatFinishedAndResumeContinues() throws {
+        let photos = folder.appendingPathComponent("ctrl-c-in")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for index in 1...6 {
+            try FileManager.default.copyItem(
+                at: TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras/astronaut.jpg"),
+                to: photos.appendingPathComponent("a\(index).jpg"))
+        }
+        let out = folder.appendingPathComponent("ctrl-c-out")
+        let process = Process()
+        // Its own process group, as a terminal's foreground job: the signal reaches the batch and its workers.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["--wait", TestEnvironment.mattebox, "process", photos.path, "-o", out.path, "-j", "2", "--pipeline", "portrait-mattes"]
+        process.environment = ProcessInfo.processInfo.environment.merging(TestEnvironment.isolatedFolders) { _, ours in ours }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        func written() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix(".heic") } }
+        #expect(Waiting.until(300) { !written().isEmpty }, "no photo was written")
+        // setsid --wait forks: the batch is the child in a group of its own, never this test's.
+        let batch = try #require(Self.children(of: process.processIdentifier).first, "the batch under setsid")
+        let group = getpgid(batch)
+        try #require(group > 1 && group != getpgrp() && group != getsid(0))
+        #expect(kill(-group, SIGINT) == 0)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(process.terminationStatus): \(said.suffix(600))")
+        #expect(said.contains("interrupted:") && said.contains("finished") && said.contains("--resume"), "\(said.suffix(600))")
+        let resumed = mattebox(["process", photos.path, "-o", out.path, "-j", "2", "--pipeline", "portrait-mattes", "--resume"])
+        #expect(resumed.status == 0, "\(resumed.output)\(resumed.errors)")
+        #expect(written().count == 6, "\(written())")
+    }
 }

@@ -59,7 +59,7 @@ private let heicSamples = TestEnvironment.shared?.appendingPathComponent("heic-s
         let byRole = Dictionary(uniqueKeysWithValues: auxiliary.map { ($0["role"] as! String, $0) })
         #expect(Set(byRole.keys) == ["depth", "hairMatte", "portraitMatte"])
         let depth = try #require(byRole["depth"]?["depth"] as? [String: Any])
-        #expect(depth["kind"] as? Int == 2)  // uniform Z, from millimetres to metres
+        #expect(depth["kind"] as? String == "uniformZ")  // from millimetres to metres; --json names its enums
         #expect(abs((depth["nearestDepth"] as? Double ?? 0) - 0.5) < 0.001)
         #expect(abs((depth["farthestDepth"] as? Double ?? 0) - 2.0) < 0.001)
         #expect((byRole["hairMatte"]?["image"] as? [String: Any])?["width"] as? Int == 96)

@@ -376,4 +376,25 @@ import Testing
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(ending) })
         return folder.appendingPathComponent(name).path
     }
+
+    /// Issue 57 (4): FFmpeg's own lines (97 of "[swscaler] deprecated pixel format used") went straight to
+    /// the terminal, even with -q. They go through the project's log now: none with -q, FFmpeg's with -vv.
+    @Test func quietMeansQuietAndFFmpegSpeaksOnlyWhenAsked() throws {
+        let folder = try TestEnvironment.scratchDirectory("quiet-live")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cameras = TestEnvironment.packageRoot.appendingPathComponent("Samples/cameras.yaml").path
+        let quiet = TestEnvironment.run([
+            TestEnvironment.mattebox, "capture", "--cameras", cameras, "--front", "--live", "-o", folder.appendingPathComponent("q").path, "-q",
+        ])
+        #expect(quiet.status == 0, "\(quiet.errors)")
+        #expect(quiet.output.isEmpty && quiet.errors.isEmpty, "-q printed: \(quiet.output)\(quiet.errors.prefix(400))")
+        let plain = TestEnvironment.run([
+            TestEnvironment.mattebox, "capture", "--cameras", cameras, "--front", "--live", "-o", folder.appendingPathComponent("p").path,
+        ])
+        #expect(plain.status == 0 && !plain.errors.contains("swscaler") && !plain.errors.contains("libx264"), "\(plain.errors.prefix(400))")
+        let verbose = TestEnvironment.run([
+            TestEnvironment.mattebox, "capture", "--cameras", cameras, "--front", "--live", "-o", folder.appendingPathComponent("v").path, "-vv",
+        ])
+        #expect(verbose.status == 0 && verbose.errors.contains("ffmpeg: debug: [libx264"), "\(verbose.errors.suffix(400))")
+    }
 }

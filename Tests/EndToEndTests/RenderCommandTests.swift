@@ -6,8 +6,8 @@ let iPhonePortrait = TestEnvironment.shared?.appendingPathComponent("heic-sample
 
 /// `mattebox render` as a user runs it: an iPhone Portrait HEIC re-rendered
 /// from its own disparity (the original untouched, its EXIF and colour
-/// profile kept), and a photo with nothing to render from left unchanged
-/// with a note.
+/// profile kept), a photo with nothing to render from refused in words, and
+/// background options that imply their mode or contradict it.
 @Suite struct RenderCommandTests {
     let folder: URL
 
@@ -50,18 +50,37 @@ let iPhonePortrait = TestEnvironment.shared?.appendingPathComponent("heic-sample
         #expect(deviation > 1, "the render changes the photo (deviation of the difference \(deviation))")
     }
 
-    @Test func aPhotoWithNeitherDepthNorMatteIsWrittenUnchangedWithANote() throws {
+    /// Issue 57 (8): no render is no success: the photo fails, saying what it lacks and what would give it.
+    @Test func aPhotoWithNeitherDepthNorMatteFailsSayingWhatItLacks() throws {
         let input = folder.appendingPathComponent("plain.jpg")
         // A photo with no face: no matte can be made, and it has no depth.
         try FileManager.default.copyItem(
             at: TestEnvironment.packageRoot.appendingPathComponent("Samples/photos/orientation-1.jpg"), to: input)
-        let out = folder.appendingPathComponent("plain-out")
-        let run = mattebox("render", input.path, "-o", out.path)
+        for extra in [[], ["--background", "transparent", "--format", "png"]] {
+            let out = folder.appendingPathComponent("plain-out")
+            let run = TestEnvironment.run([TestEnvironment.mattebox, "render", input.path, "-o", out.path] + extra, timeout: 300)
+            let words = run.output + run.errors
+            #expect(run.status == 1, "\(words)")
+            #expect(words.contains("no depth and no portrait matte") && words.contains("A photo with depth"), "\(words)")
+            #expect(!words.contains("failed (not found)"), "\(words)")
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("plain.jpg").path))
+        }
+    }
+
+    /// Issue 57 (7): --background-colour alone chooses the colour background (and says so); given with
+    /// another mode it is a usage mistake, never silently ignored.
+    @Test func aBackgroundColourAloneChoosesTheColourBackground() throws {
+        let source = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data/messi5.jpg")
+        let out = folder.appendingPathComponent("red")
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "render", source.path, "-o", out.path, "--background-colour", "#ff0000"], timeout: 300)
         #expect(run.status == 0, "\(run.output)\(run.errors)")
-        #expect(run.output.contains("unchanged: the photo has neither depth nor a portrait matte"), "\(run.output)")
-        // Unchanged pixels: the JPEG's own bytes are kept (only what changed is encoded).
-        let written = out.appendingPathComponent("plain.jpg")
-        #expect(FileManager.default.fileExists(atPath: written.path))
+        #expect(run.errors.contains("background is colour"), "\(run.errors)")
+        let corner = TestEnvironment.run(["/usr/bin/vips", "getpoint", out.appendingPathComponent("messi5.jpg").path, "4", "4"]).output
+        let channels = corner.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        #expect(channels.count >= 3 && channels[0] > 200 && channels[1] < 60 && channels[2] < 60, "the corner is not red: \(corner)")
+        let contradiction = TestEnvironment.run(
+            [TestEnvironment.mattebox, "render", source.path, "-o", out.path, "--background", "blur", "--background-colour", "#ff0000"])
+        #expect(contradiction.status == 64 && contradiction.errors.contains("--background-colour is for --background colour"), "\(contradiction.errors)")
     }
 
     /// A render beside the original, as Photos' "Save a copy": refused without a new name, written with one.

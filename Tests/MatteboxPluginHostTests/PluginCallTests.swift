@@ -41,7 +41,7 @@ import Testing
         let instance = try plugins.instantiate("org.mattebox.tests.fail-on-narrow", parameters: ["min-width": .int(40)])
         var narrow = Photo(primary: TestImages.pattern(width: 30, height: 20))
         let error = #expect(throws: MatteboxError.self) { try instance.process(&narrow, services: ImageIOPhotoServices()) }
-        #expect(error?.message == "plugin org.mattebox.tests.fail-on-narrow failed (unsupported format): photo is 30 px wide, narrower than 40")
+        #expect(error?.message == "stage org.mattebox.tests.fail-on-narrow could not process the photo (unsupported format): photo is 30 px wide, narrower than 40")
         var wide = Photo(primary: TestImages.pattern(width: 48, height: 20))
         try instance.process(&wide, services: ImageIOPhotoServices())
         #expect(wide.auxiliary[ImageRole("org.mattebox.tests.seen")]?.width == 4)

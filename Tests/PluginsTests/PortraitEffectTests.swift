@@ -300,11 +300,16 @@ import Testing
         }
     }
 
-    @Test func withNeitherDepthNorMatteThePhotoIsUnchangedWithANote() throws {
+    /// Issue 57 (8): a copy is no render; the error says what the photo lacks and what would give it.
+    @Test func withNeitherDepthNorMatteThePhotoFailsSayingWhatWouldGiveIt() throws {
         let scene = Self.scene()
-        let photo = try Self.render(scene, "aperture: 1.4", matte: false, depth: false)
-        #expect(photo.primary.hasSamePixels(as: scene.photo))
-        #expect(photo.metadata.notes["portraitEffect"]?.contains("neither depth nor a portrait matte") == true, "\(photo.metadata.notes)")
+        #expect {
+            _ = try Self.render(scene, "aperture: 1.4", matte: false, depth: false)
+        } throws: { error in
+            let words = "\(error)"
+            return words.contains("no depth and no portrait matte") && words.contains("A photo with depth")
+                && !words.contains("(not found)")
+        }
     }
 
     @Test func depthAloneFocusesOnTheNearRegionAndTheRenderDropsDepthAndMattes() throws {

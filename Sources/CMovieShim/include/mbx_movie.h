@@ -36,6 +36,12 @@ typedef struct {
 
 typedef struct mbx_movie mbx_movie;
 
+/// Where FFmpeg's own log lines go: `level` 0 debug, 1 info, 2 warning, 3 error (the host's
+/// levels), `line` one line without its newline. Until set, FFmpeg prints errors only, on
+/// standard error. Lines FFmpeg marks as verbose or debug are not passed on.
+typedef void (*mbx_movie_log_sink)(int level, const char *line);
+void mbx_movie_set_log_sink(mbx_movie_log_sink sink);
+
 /// Opens the file and the encoder; metadata pairs go into the container's
 /// metadata as QuickTime `mdta` keys (e.g. com.apple.quicktime.content.identifier).
 /// Returns 0, or -1 with a message in `error`.

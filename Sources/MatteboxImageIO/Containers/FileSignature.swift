@@ -1,3 +1,4 @@
+import Foundation
 import MatteboxISOBMFF
 
 /// What a file's first bytes say it is, for formats Mattebox does not read,
@@ -26,6 +27,23 @@ enum FileSignature {
     static func describe(_ header: [UInt8]) -> String? {
         if let major = ftypBrands(header).first { return ftypKinds[major] ?? "an ISO media file (brand '\(major)')" }
         if header.starts(with: Array("II*\0".utf8)) || header.starts(with: Array("MM\0*".utf8)) { return "a TIFF-based raw file" }
-        return magic.first { header.starts(with: $0.bytes) }?.what
+        if let known = magic.first(where: { header.starts(with: $0.bytes) })?.what { return known }
+        return text(header)
+    }
+
+    /// Text of some kind (HTML, XML, JSON, plain), when the bytes are printable UTF-8: a page saved
+    /// under a photo's name, an error message a download left.
+    private static func text(_ header: [UInt8]) -> String? {
+        // The header may end inside a character: up to three bytes short of the end are allowed to be cut.
+        guard !header.isEmpty, !header.contains(0),
+            let text = (0...min(3, header.count - 1)).lazy.compactMap({ String(bytes: header.dropLast($0), encoding: .utf8) }).first
+        else { return nil }
+        let printable = text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        guard printable else { return nil }
+        let start = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") { return "an HTML page" }
+        if start.hasPrefix("<?xml") || start.hasPrefix("<svg") { return start.contains("<svg") ? "an SVG drawing" : "an XML file" }
+        if start.hasPrefix("{") || start.hasPrefix("[") { return "JSON text" }
+        return "a text file"
     }
 }

@@ -116,6 +116,9 @@ extension BatchRequest {
         }
         let progress = BatchProgress(total: plan.queue.count, skipped: plan.skipped.count, jsonLines: jsonProgress)
         let quiet = quiet, json = self.json, manifest = plan.manifest, queue = plan.queue, fingerprint = plan.fingerprint
+        let interruption = BatchInterruption(
+            output: output == "-" ? "standard output" : output, summary: { progress.summary() }, cleanUp: { inference?.stop() })
+        defer { interruption.end() }
         let run: BatchRun
         do {
             run = try scheduler.run(queue) { index, outcome in

@@ -24,8 +24,8 @@ struct RenderCommand: ParsableCommand {
             else the classical cut-out (for a photo with depth only MODNet; the depth outlines the \
             subject as well as the classical cut-out). A new background or a cut-out takes the matte, \
             or with depth alone what lies at or in front of the focal plane. A photo with neither \
-            depth nor matte is written unchanged, with a note saying so (a new background or a \
-            cut-out of it is an error). The rendered photo keeps the original's EXIF and colour \
+            depth nor matte fails, saying so: there is nothing to render from. \
+            --background-colour or --background-image alone chooses that background. The rendered photo keeps the original's EXIF and colour \
             profile; its depth and mattes are left out (they describe the photo as shot) unless \
             --keep-auxiliary. Examples:
               mattebox render IMG_0001.HEIC -o out --aperture 2.8
@@ -55,7 +55,7 @@ struct RenderCommand: ParsableCommand {
             discussion: "`mattebox plugins inspect portrait-effect` lists them; the value is checked like one in a pipeline file.",
             valueName: "stage.key=value"))
     var parameterSettings: [String] = []
-    @Option(help: "Output format (jpeg, png, heic); default: JPEG, or HEIC where JPEG would drop something the render keeps (a HEIC input's other images such as its gain map, a cut-out's alpha, depth and mattes with --keep-auxiliary).")
+    @Option(help: "Output format (jpeg, png, heic, avif); default: JPEG, or HEIC where JPEG would drop something the render keeps (a HEIC input's other images such as its gain map, a cut-out's alpha, depth and mattes with --keep-auxiliary).")
     var format: String?
     @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int?
     @Flag(help: "With --keep-auxiliary, also write each depth and matte beside the render as NAME.ROLE.png.") var auxPng = false
@@ -73,12 +73,37 @@ struct RenderCommand: ParsableCommand {
     /// `--matte`: whether a matte is made first.
     enum MatteChoice: String, ExpressibleByArgument, CaseIterable { case auto, none }
 
+    /// The background mode: as given, or the one `--background-colour` or `--background-image` alone implies.
+    var backgroundMode: String? {
+        guard background == nil else { return background }
+        switch (backgroundColour != nil, backgroundImage != nil) {
+        case (true, false): return "colour"
+        case (false, true): return "image"
+        default: return nil
+        }
+    }
+
+    /// A background option that the mode does not use is a mistake, never silently ignored.
+    func checkBackgroundOptions() throws {
+        if background == nil, backgroundColour != nil, backgroundImage != nil {
+            throw ValidationError("--background-colour and --background-image name two backgrounds: choose one (or say which with --background)")
+        }
+        if let mode = backgroundMode {
+            if backgroundColour != nil, mode != "colour" {
+                throw ValidationError("--background-colour is for --background colour, not --background \(mode)")
+            }
+            if backgroundImage != nil, mode != "image" {
+                throw ValidationError("--background-image is for --background image, not --background \(mode)")
+            }
+        }
+    }
+
     /// The effect's parameters as the options set them (by the plugin's names); unset ones keep its defaults.
     var settings: PortraitEffectPipeline.Settings {
         var values: [String: String] = [:]
         values["aperture"] = aperture
         values["focus"] = focus
-        values["background"] = background
+        values["background"] = backgroundMode
         values["background-colour"] = backgroundColour
         // Workers may run elsewhere in the tree: the image is named by its full path.
         values["background-image"] = backgroundImage.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -91,6 +116,7 @@ struct RenderCommand: ParsableCommand {
     /// ranges, choices) and its own checks (a colour's digits, the background image), so a mistake
     /// is a command-line one (exit 64) and the CLI takes exactly what the app takes.
     func validate() throws {
+        try checkBackgroundOptions()
         try asCommandLineMistake { try request.validate() }
         let registry = EffectParameterHelp.registry
         do {
@@ -135,6 +161,9 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        if background == nil, let mode = backgroundMode, !verbosity.quiet, !json {
+            FileHandle.standardError.write(Data("render: --background-\(mode) given, so the background is \(mode) (--background \(mode))\n".utf8))
+        }
         try request.run()
     }
 }

@@ -75,7 +75,8 @@ final class BatchProgress: @unchecked Sendable {
             + summary()
     }
 
-    private func summary() -> String {
+    /// "3/10 finished (3 succeeded, 0 failed), …": what the progress line says.
+    func summary() -> String {
         let elapsed = start.secondsSince
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         // "done" would read as succeeded: these are the photos finished either way, then how they ended.
