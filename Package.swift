@@ -86,7 +86,9 @@ let package = Package(
         // The machine around the work: thermal zones, cooling devices, CPU pressure.
         .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
         // Neural models from package registries: pinned, converted for cv::dnn, installed with their licences.
-        .target(name: "MatteboxModels", dependencies: ["MatteboxRuntime"], exclude: ["README.md"]),
+        .target(
+            name: "MatteboxModels", dependencies: ["MatteboxRuntime"], exclude: ["README.md", "Assets"],
+            plugins: ["EmbedFilesPlugin"]),
         // The model: Photo, images, roles, EXIF, metadata.
         .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"]),
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),

@@ -5,12 +5,17 @@ import MatteboxVisionPluginKit
 /// for the person around the largest face, and the sky. Like iOS the person
 /// mattes are made only when a face is found, teeth only when the mouth
 /// shows them, and the sky only when it shows; the photo gets a note for each
-/// matte left out and why. (No glasses matte: see README.)
+/// matte left out and why. The glasses matte comes from a face parser only
+/// (`model: faceparser`): the classical method makes none.
 final class SemanticMattes: PhotoProcessor {
     static let roles = [
-        "hair": MBX_ROLE_HAIR_MATTE, "skin": MBX_ROLE_SKIN_MATTE, "teeth": MBX_ROLE_TEETH_MATTE, "sky": MBX_ROLE_SKY_MATTE,
+        "hair": MBX_ROLE_HAIR_MATTE, "skin": MBX_ROLE_SKIN_MATTE, "teeth": MBX_ROLE_TEETH_MATTE,
+        "glasses": MBX_ROLE_GLASSES_MATTE, "sky": MBX_ROLE_SKY_MATTE,
     ]
-    static let personMattes: Set<String> = ["hair", "skin", "teeth"]
+    static let personMattes: Set<String> = ["hair", "skin", "teeth", "glasses"]
+    /// Glasses show when their matte covers this share of the face's box: frames alone of a thin
+    /// pair cover about a tenth of it, so a few stray pixels of the class are not a pair of glasses.
+    static let smallestGlassesShare = 0.03
     /// The pose keypoints a person matte should hold, as the notes name them.
     static let keypointNames: [(bit: UInt32, name: String)] = [
         (MBX_CV_POSE_LEFT_ELBOW, "left elbow"), (MBX_CV_POSE_RIGHT_ELBOW, "right elbow"),
@@ -31,19 +36,23 @@ final class SemanticMattes: PhotoProcessor {
             Port(role: MBX_ROLE_HAIR_MATTE, optional: true, description: "8-bit; only with a face and hair"),
             Port(role: MBX_ROLE_SKIN_MATTE, optional: true, description: "8-bit; only with a face"),
             Port(role: MBX_ROLE_TEETH_MATTE, optional: true, description: "8-bit; only when teeth show"),
+            Port(role: MBX_ROLE_GLASSES_MATTE, optional: true, description: "8-bit; only with a face parser, when glasses show"),
             Port(role: MBX_ROLE_SKY_MATTE, optional: true, description: "8-bit; only when sky shows (no face needed)"),
         ],
         parameters: VisionParameters.common + FaceFinding.landmarkParameters + [
-            Parameter("mattes", .string(default: "hair,skin,teeth,sky"), description: "which mattes to make, comma-separated: hair, skin, teeth, sky"),
+            Parameter(
+                "mattes", .string(default: "hair,skin,teeth,glasses,sky"),
+                description: "which mattes to make, comma-separated: hair, skin, teeth, glasses (with a face parser), sky"),
             Parameter(
                 "existing", .choice(default: "keep", values: ["keep", "replace"]),
                 description: "mattes the photo already has (an iPhone's): keep them, or replace them with new ones"),
             Parameter("brows", .bool(default: false), description: "count the eyebrows as hair in the hair matte"),
         ]
             + SegmentationModel.parameters(
-                crop: 2.5, classes: "skin=1,10;hair=17;teeth=11",
+                crop: 2.5, classes: NamedModel.faceparser.classes,
                 classesHelp: "which model classes make which matte: MATTE=CLASS[,CLASS...] separated by ';' "
-                    + "(default: the CelebAMask-HQ labels of common face parsers: skin 1, nose 10, inner mouth 11, hair 17)"))
+                    + "(default: the CelebAMask-HQ labels of common face parsers: skin 1, ears 7 and 8, nose 10, neck 14, "
+                    + "inner mouth 11, hair 17, glasses 6; `model: faceparser` sets them itself)"))
 
     private let settings: VisionParameters
     private let wanted: Set<String>
@@ -57,11 +66,14 @@ final class SemanticMattes: PhotoProcessor {
         browsInHair = try parameters.bool("brows")
         let names = try parameters.string("mattes").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
         guard !names.isEmpty, names.allSatisfy({ SemanticMattes.roles[$0] != nil }) else {
-            throw PluginError("mattes takes hair, skin, teeth and/or sky, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
+            throw PluginError("mattes takes hair, skin, teeth, glasses and/or sky, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
         }
         wanted = Set(names)
         model = try SegmentationModel(parameters, names: SemanticMattes.personMattes)
-        if let model, let missing = wanted.intersection(SemanticMattes.personMattes).subtracting(model.classes.keys).sorted().first {
+        // Glasses come only from a model that names them; by default they are left out with a note.
+        if let model, let missing = wanted.intersection(SemanticMattes.personMattes).subtracting(model.classes.keys)
+            .subtracting(["glasses"]).sorted().first
+        {
             throw PluginError("model-classes names no class for the \(missing) matte", status: MBX_ERR_INVALID_ARGUMENT)
         }
     }
@@ -114,6 +126,16 @@ final class SemanticMattes: PhotoProcessor {
         size: (Int, Int), photo: PluginPhoto
     ) throws -> [String] {
         var planes: [String: mbx_cv_plane] = [:]
+        var absent: [String] = []
+        var todo = todo
+        if todo.contains("glasses"), model?.classes["glasses"] == nil {
+            todo.remove("glasses")
+            absent.append(
+                model == nil
+                    ? "no glasses matte: only a face parser makes one (mattebox models install faceparser, then model: faceparser)"
+                    : "no glasses matte: the model's classes name none")
+        }
+        guard !todo.isEmpty else { return absent }
         for name in todo.sorted() {
             planes[name] = try photo.createImage(
                 SemanticMattes.roles[name]!, width: size.0, height: size.1, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8)
@@ -127,7 +149,14 @@ final class SemanticMattes: PhotoProcessor {
             throw error
         }
         let teethShow = made.teethShow
-        var absent = made.notes
+        absent += made.notes
+        if todo.contains("glasses"), let glasses = photo.image(MBX_ROLE_GLASSES_MATTE) {
+            let share = glasses.shareAtLeastHalf(ofBox: face.box, primary: photo.image(MBX_ROLE_PRIMARY))
+            if share < Self.smallestGlassesShare {
+                try photo.removeImage(MBX_ROLE_GLASSES_MATTE)
+                absent.append("no glasses found on the face, so no glasses matte")
+            }
+        }
         if todo.contains("hair"), let hair = photo.image(MBX_ROLE_HAIR_MATTE), hair.isBlank {
             try photo.removeImage(MBX_ROLE_HAIR_MATTE)
             absent.append("no hair found above the face, so no hair matte")

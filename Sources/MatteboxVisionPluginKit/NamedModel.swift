@@ -23,8 +23,16 @@ package struct NamedModel: Sendable {
         name: "modnet", title: "MODNet portrait matting", fileName: "modnet-512.onnx", inputSize: 512,
         mean: (0.5, 0.5, 0.5), std: (0.5, 0.5, 0.5), crop: 0, classes: "person=0")
 
+    /// face-parsing.PyTorch's BiSeNet: RGB, ImageNet's mean and std, a square 2.5 face widths wide about
+    /// the face, 19 CelebAMask-HQ classes. Skin is the face's skin, ears, nose and neck (brows, eyes,
+    /// lips and a beard's hair left out, as Apple's skin matte leaves them); teeth the inner mouth;
+    /// glasses frames and lenses.
+    package static let faceparser = NamedModel(
+        name: "faceparser", title: "BiSeNet face parsing", fileName: "face-parser-512.onnx", inputSize: 512,
+        mean: (0.485, 0.456, 0.406), std: (0.229, 0.224, 0.225), crop: 2.5, classes: "skin=1,7,8,10,14;hair=17;teeth=11;glasses=6")
+
     /// Segmentation models a `model` parameter may name.
-    package static let known = [modnet]
+    package static let known = [modnet, faceparser]
 
     package static func named(_ name: String) -> NamedModel? { known.first { $0.name == name } }
 

@@ -163,6 +163,16 @@ extension PluginImage {
         !(0..<height).contains { row($0, as: UInt8.self).contains { $0 >= 128 } }
     }
 
+    /// How many of this 8-bit matte's samples are at least one half, as a share of `box` (a
+    /// rectangle in `primary`'s pixels, scaled to this matte): how much of a face a part covers.
+    package func shareAtLeastHalf(ofBox box: mbx_cv_rect, primary: PluginImage?) -> Double {
+        let scale = primary.map { Double(width) / Double(max(1, $0.width)) } ?? 1
+        let area = Double(box.width) * Double(box.height) * scale * scale
+        guard area > 0 else { return 0 }
+        let count = (0..<height).reduce(0) { sum, y in sum + row(y, as: UInt8.self).reduce(0) { $0 + ($1 >= 128 ? 1 : 0) } }
+        return Double(count) / area
+    }
+
     /// This single-channel 8-bit image as an output plane.
     package var visionPlane: mbx_cv_plane {
         mbx_cv_plane(

