@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxISOBMFF
+import MatteboxMetadata
 import MatteboxRuntime
 
 /// Reads a HEIF file into a Photo: the primary image as stored (a single image
@@ -126,6 +127,13 @@ package enum HEIFReader {
         if let (movie, trailer) = MotionPhotoVideoBox.movie(in: container) {
             photo.metadata.motionPhotoMovie = movie
             if let trailer { leftOut.append(trailer) }
+        }
+        if let damage = container.trailingDamage {
+            leftOut.append("boxes after the image's own, damaged (\(damage))")
+            if photo.metadata.motionPhotoMovie == nil, let xmp = photo.metadata.xmp, MotionPhotoXMP.claimsAMovie(xmp) {
+                photo.metadata.notes[MotionPhotoXMP.unreadableMovieNote] =
+                    "the Motion Photo's movie could not be read (its box is damaged): the still is kept, the movie left out"
+            }
         }
         if !leftOut.isEmpty {
             photo.metadata.notes[leftOutBoxesNote] = "not kept: top-level " + leftOut.joined(separator: "; ")

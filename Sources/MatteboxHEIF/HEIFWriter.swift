@@ -179,7 +179,7 @@ package enum HEIFWriter {
         let source = try sources.input()
         try addAuxiliaries(
             of: photo, from: source, sources: &sources, primary: primary, frame: frame, settings: settings, codec: options.codec,
-            copied: &copied, to: &builder)
+            copied: &copied, notKept: &notKept, to: &builder)
         if let source {
             try HEIFCarryOver.otherImages(from: source, copied: &copied, into: &builder)
             let brands = try HEIFCarryOver.derivedImagesAndGroups(
@@ -290,7 +290,8 @@ package enum HEIFWriter {
     /// pair's unchanged right view is left to the carry-over, as a top-level image.
     private static func addAuxiliaries(
         of photo: Photo, from source: HEIFFile?, sources: inout PassthroughSources, primary: UInt16, frame: Frame,
-        settings: ItemCodecSettings, codec: any ItemCodec, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
+        settings: ItemCodecSettings, codec: any ItemCodec, copied: inout [UInt32: UInt16], notKept: inout [String],
+        to builder: inout HEIFBuilder
     ) throws {
         let partner = source.flatMap(HEIFCarryOver.stereoPartner)
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
@@ -310,9 +311,14 @@ package enum HEIFWriter {
                     builder.addReference("cdsc", from: xmpID, to: [id])
                 }
             } else {
-                try addAuxiliary(
-                    role, image: try frame.storing(image), of: photo, primary: primary, settings: settings, codec: codec,
-                    transforms: frame.transforms, to: &builder)
+                // An image the encoder refuses (a damaged input's 40000x1 GImage) is left out and named; the photo stays.
+                do {
+                    try addAuxiliary(
+                        role, image: try frame.storing(image), of: photo, primary: primary, settings: settings, codec: codec,
+                        transforms: frame.transforms, to: &builder)
+                } catch HEIFError.codec(let message) {
+                    notKept.append("the \(role) image (\(image.width)x\(image.height)): the \(codec.name) encoder refused it (\(message))")
+                }
             }
         }
     }

@@ -84,7 +84,18 @@ enum Libheif {
         if body(&message) != 0 {
             let text = message.map { String(cString: $0) } ?? "libheif failed"
             mbx_heif_free(message)
-            throw HEIFError.codec(text)
+            throw HEIFError.codec(explained(text))
         }
+    }
+
+    /// libheif's words with what they mean in front: its decoder plugins say only "Unspecified".
+    static func explained(_ message: String) -> String {
+        let meanings = [
+            ("Decoder plugin generated an error", "the image's coded data is damaged: the decoder could not decode it"),
+            ("Failed to encode frame", "the encoder gave up, most often for want of memory for an image this large"),
+            ("Invalid image size", "the image's size is not one the encoder takes"),
+        ]
+        guard let meaning = meanings.first(where: { message.contains($0.0) })?.1 else { return message }
+        return "\(meaning) (\(message))"
     }
 }

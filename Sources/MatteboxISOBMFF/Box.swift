@@ -28,28 +28,42 @@ package struct Box {
     /// The boxes that tile `range` one after another. A size that runs past the
     /// end, or is smaller than its own header, is an error.
     package static func children(of bytes: [UInt8], in range: Range<Int>, parent: String) throws -> [Box] {
+        let (boxes, damage) = childrenUpToDamage(of: bytes, in: range, parent: parent)
+        if let damage { throw damage }
+        return boxes
+    }
+
+    /// The boxes that tile `range` up to the first damaged one, and what is wrong with it (nil
+    /// when every box is sound): a file whose trailing boxes were damaged keeps those before.
+    package static func childrenUpToDamage(of bytes: [UInt8], in range: Range<Int>, parent: String) -> (boxes: [Box], damage: HEIFError?) {
         var reader = ByteReader(bytes, range: range)
         var boxes: [Box] = []
-        while !reader.isAtEnd {
-            guard boxes.count < maximumBoxesPerLevel else {
-                throw HEIFError.malformed("more than \(maximumBoxesPerLevel) boxes in '\(parent)'")
+        do {
+            while !reader.isAtEnd {
+                guard boxes.count < maximumBoxesPerLevel else {
+                    throw HEIFError.malformed("more than \(maximumBoxesPerLevel) boxes in '\(parent)'")
+                }
+                // Trailing padding shorter than a box header is tolerated, as libheif does.
+                if reader.remaining < 8 { break }
+                let start = reader.position
+                let (type, size, headerLength) = try header(&reader, available: range.upperBound - start)
+                guard size >= headerLength else {
+                    throw HEIFError.malformed("box '\(type)' at offset \(start) says size \(size), smaller than its header")
+                }
+                guard size <= range.upperBound - start else {
+                    throw HEIFError.malformed(
+                        "box '\(type)' at offset \(start) says size \(size), but '\(parent)' has only \(range.upperBound - start) bytes left (truncated file?)"
+                    )
+                }
+                boxes.append(Box(type: type, range: start..<start + size, payload: reader.position..<start + size))
+                try reader.skip(size - headerLength)
             }
-            // Trailing padding shorter than a box header is tolerated, as libheif does.
-            if reader.remaining < 8 { break }
-            let start = reader.position
-            let (type, size, headerLength) = try header(&reader, available: range.upperBound - start)
-            guard size >= headerLength else {
-                throw HEIFError.malformed("box '\(type)' at offset \(start) says size \(size), smaller than its header")
-            }
-            guard size <= range.upperBound - start else {
-                throw HEIFError.malformed(
-                    "box '\(type)' at offset \(start) says size \(size), but '\(parent)' has only \(range.upperBound - start) bytes left (truncated file?)"
-                )
-            }
-            boxes.append(Box(type: type, range: start..<start + size, payload: reader.position..<start + size))
-            try reader.skip(size - headerLength)
+        } catch let error as HEIFError {
+            return (boxes, error)
+        } catch {
+            return (boxes, .malformed("\(error)"))
         }
-        return boxes
+        return (boxes, nil)
     }
 
     /// A reader over the payload, past the version and flags of a FullBox.

@@ -71,10 +71,17 @@ package struct HEIFFile {
         return brands
     }
 
+    /// What was wrong with the boxes after the image's own (`meta`, its data): a damaged Motion
+    /// Photo movie, a torn trailer. They are left out; the images stand.
+    package let trailingDamage: String?
+
     package init(bytes: [UInt8]) throws {
         self.bytes = bytes
-        let top = try Box.children(of: bytes, in: 0..<bytes.count, parent: "file")
+        let (top, damage) = Box.childrenUpToDamage(of: bytes, in: 0..<bytes.count, parent: "file")
+        // Damage before the meta box, or inside what it needs, is the file's; after it, only what follows is lost.
+        if let damage, !top.contains(where: { $0.type == "meta" }) { throw damage }
         topLevelBoxes = top
+        trailingDamage = damage.map { "\($0)" }
         guard let ftyp = top.first, ftyp.type == "ftyp" else {
             throw HEIFError.malformed("the file does not start with an 'ftyp' box")
         }

@@ -8,14 +8,18 @@ import MatteboxRuntime
 /// displayed, each auxiliary image (depth and disparity in a colour map, near
 /// red, far blue), and under each one the same image laid over the primary.
 package enum ContactSheet {
-    package static func render(_ photo: Photo, tileHeight: Int = 240) throws -> PixelImage {
-        let upright = try photo.displayedUpright()
+    /// `crop`: a region of the photo as displayed (its pixels), drawn instead of the whole photo, from
+    /// every image at its own resolution, so a 12 MP photo's matte edges can be judged at full size.
+    package static func render(_ photo: Photo, tileHeight: Int = 240, crop: Region? = nil) throws -> PixelImage {
+        var upright = try photo.displayedUpright()
+        if let crop { upright = try cropped(upright, to: crop) }
         let height = max(16, tileHeight)
         let width = max(16, Int((Double(upright.primary.width) * Double(height) / Double(upright.primary.height)).rounded()))
         let primary = try ImageGeometry.resized(rgb8(upright.primary), width: width, height: height)
 
         var top: [(PixelImage, String)] = [
-            (primary, "primary \(photo.primary.width)x\(photo.primary.height), orientation \(photo.metadata.orientation.rawValue)")
+            (primary, "primary \(photo.primary.width)x\(photo.primary.height), orientation \(photo.metadata.orientation.rawValue)"
+                + (crop.map { ", crop \($0.x),\($0.y) \($0.width)x\($0.height)" } ?? ""))
         ]
         // Under the primary: the colour map's legend where there is depth to read with it, else the
         // primary again, to compare the overlays beside it with. A photo with no auxiliary image has no
@@ -36,6 +40,33 @@ package enum ContactSheet {
         }
         guard bottom.count > 1 else { return try layout([(top[0].0, top[0].1 + "; no auxiliary images")], columns: 1) }
         return try layout(top + bottom, columns: top.count)
+    }
+
+    /// A region of the photo in whole pixels (the sheet's crop).
+    package struct Region: Sendable, Equatable {
+        package var x, y, width, height: Int
+        package init(x: Int, y: Int, width: Int, height: Int) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
+    }
+
+    /// The upright photo cut to `crop` (in the primary's pixels): each auxiliary image cut to the
+    /// same region scaled to its own size.
+    private static func cropped(_ upright: Photo, to crop: Region) throws -> Photo {
+        let primary = upright.primary
+        let x = max(0, min(crop.x, primary.width - 1)), y = max(0, min(crop.y, primary.height - 1))
+        let width = min(crop.width, primary.width - x), height = min(crop.height, primary.height - y)
+        guard width > 0, height > 0, crop.x < primary.width, crop.y < primary.height else {
+            throw MatteboxError("the crop \(crop.x),\(crop.y) \(crop.width)x\(crop.height) lies outside the \(primary.width)x\(primary.height) photo")
+        }
+        var result = upright
+        result.primary = try ImageGeometry.crop(primary, x: x, y: y, width: width, height: height)
+        for (role, image) in upright.auxiliary where role != .thumbnail {
+            let sx = Double(image.width) / Double(primary.width), sy = Double(image.height) / Double(primary.height)
+            let ax = Int(Double(x) * sx), ay = Int(Double(y) * sy)
+            let aw = max(1, min(image.width - ax, Int((Double(width) * sx).rounded())))
+            let ah = max(1, min(image.height - ay, Int((Double(height) * sy).rounded())))
+            result.auxiliary[role] = try ImageGeometry.crop(image, x: ax, y: ay, width: aw, height: ah)
+        }
+        return result
     }
 
     /// One auxiliary image as the sheet's lower row draws it (depth in the colour

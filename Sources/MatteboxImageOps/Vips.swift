@@ -29,6 +29,14 @@ package enum Vips {
             ("Premature end of", "the file is cut short (truncated, or still being copied)"),
             ("Not a JPEG file", "the file is not the JPEG its name says"),
             ("Corrupt JPEG data", "the JPEG's data is damaged"),
+            // libjpeg's "Bogus ..." messages: a table or segment header that cannot be what it claims.
+            ("Bogus marker length", "the JPEG is damaged: a segment's length is impossible"),
+            ("Bogus DQT index", "the JPEG is damaged: it names a quantisation table that cannot exist"),
+            ("Bogus DHT index", "the JPEG is damaged: it names a Huffman table that cannot exist"),
+            ("Bogus Huffman table definition", "the JPEG is damaged: a Huffman table is malformed"),
+            ("Bogus", "the JPEG is damaged: a header holds impossible values"),
+            ("Huffman table 0x", "the JPEG is damaged: it uses a Huffman table it never defines"),
+            ("Invalid SOS parameters", "the JPEG is damaged: its scan header is malformed"),
         ]
         guard let meaning = meanings.first(where: { message.contains($0.0) })?.1 else { return message }
         // Keep the file's name first, where libvips put it.

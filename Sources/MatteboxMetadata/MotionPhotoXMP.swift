@@ -7,6 +7,8 @@ import Foundation
 /// HEIF's business (`MotionPhotoTrailer`, `MotionPhotoVideoBox`), and making,
 /// pairing and inspecting Motion Photos is `MatteboxPairedMedia`'s.
 package enum MotionPhotoXMP {
+    /// The note (by name) on a photo whose XMP claims a movie that could not be read.
+    package static let unreadableMovieNote = "motionPhotoMovie"
     /// The movie's length from the end of the file, as the XMP gives it (nil when it is not readable XMP).
     package static func movieLength(_ xmp: Data) -> Int? {
         guard let packet = try? XMPPacket(xmp) else { return nil }
@@ -15,6 +17,12 @@ package enum MotionPhotoXMP {
         }
         if packet.value(.microVideo) == "1" { return packet.value(.microVideoOffset).flatMap { Int($0) } }
         return nil
+    }
+
+    /// Whether the XMP says the file is a Motion Photo (or MicroVideo), movie readable or not.
+    package static func claimsAMovie(_ xmp: Data) -> Bool {
+        guard let packet = try? XMPPacket(xmp) else { return false }
+        return packet.value(.motionPhoto) == "1" || packet.value(.microVideo) == "1"
     }
 
     /// The still's time in the movie, in microseconds, when the XMP says.

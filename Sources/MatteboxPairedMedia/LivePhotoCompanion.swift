@@ -17,6 +17,13 @@ package enum LivePhotoCompanion {
         let summary: MovieSummary
         do {
             try InputFile.checkReadable(movie)
+            // What `inspect` refuses as no movie is not copied as one (a damaged first box).
+            let handle = try FileHandle(forReadingFrom: movie)
+            defer { try? handle.close() }
+            let head = try handle.read(upToCount: 64) ?? Data()
+            guard MovieInspector.looksLikeMovie(ArraySlice([UInt8](head))) else {
+                return (false, "\(notCopied): it does not start as a QuickTime or MP4 movie does (damaged?)")
+            }
             summary = try MovieInspector.inspect(at: movie)
         } catch {
             return (false, "\(notCopied): \(error)")

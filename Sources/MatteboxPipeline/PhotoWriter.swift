@@ -27,7 +27,7 @@ package struct PhotoWriter: Sendable {
     package var manifest: ResumeManifest?
     /// The rule for `format` nil, as help texts state it.
     package static let defaultFormatRule =
-        "jpeg for a JPEG whose depth and metadata a JPEG still holds; else heic when the photo has depth, mattes or alpha, its HEIF input holds other images, or its EXIF is too large for JPEG; else jpeg"
+        "jpeg for a JPEG whose own depth and mattes (unchanged) and metadata a JPEG still holds; else heic when the photo has depth, mattes or alpha, its HEIF input holds other images, or its EXIF is too large for JPEG; else jpeg"
 
     /// The format a photo is written in: a stage's request, else the one asked for, else the default
     /// rule, which picks HEIC whenever JPEG would drop something the photo has. A stage that asks
@@ -39,8 +39,9 @@ package struct PhotoWriter: Sendable {
             return format
         }
         if let chosen = photo.metadata.output.format.flatMap(OutputFormat.init(rawValue:)) ?? format { return chosen }
-        // JPEG in, JPEG out, when a JPEG holds all of it (a phone's depth as the JPEG held it).
-        if photo.metadata.inputFormat == OutputFormat.jpeg.rawValue,
+        // JPEG in, JPEG out, when its images are the ones its own file held (a phone's depth, kept as the JPEG
+        // held it) and nothing would be lost; sidecars and a stage's mattes go to HEIC, as the rule below says.
+        if photo.metadata.inputFormat == OutputFormat.jpeg.rawValue, PhoneDepth.fileStillHoldsAll(photo),
             OutputFormat.jpeg.container.limitations(of: photo, auxiliaryBeside: writeAuxiliaryPNGs).isEmpty
         {
             return .jpeg
@@ -185,7 +186,12 @@ package struct PhotoWriter: Sendable {
         } catch {
             throw MatteboxError("\(error); \(url.lastPathComponent) was not written, so --resume will do this photo again")
         }
-        try AtomicFile.write(data, to: url)
+        do {
+            try AtomicFile.write(data, to: url)
+        } catch {
+            manifest?.withdrawWriting(data, at: url)
+            throw error
+        }
     }
 
     private func auxiliaryURL(stem: String, role: ImageRole) -> URL {

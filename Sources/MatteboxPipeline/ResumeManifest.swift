@@ -11,6 +11,8 @@ import Synchronization
 ///   it is theirs.
 /// - an *entry* per finished photo, appended after its outputs are in place:
 ///   which input content and which pipeline made which outputs.
+/// - a *withdrawn* line when a file recorded as written could not be put in
+///   place (a full disk): that version was never there.
 /// A killed run leaves either a complete line or none; a torn last line is
 /// ignored. Each shard writes its own file, so shards sharing an output folder
 /// never write to the same file.
@@ -36,6 +38,12 @@ package final class ResumeManifest: Sendable {
         package var written: String
         package var size: Int
         package var sha256: String
+    }
+
+    /// A written line taken back: the file with that content never reached the folder.
+    struct WithdrawnFile: Codable, Sendable, Equatable {
+        var withdrawn: String
+        var sha256: String
     }
 
     /// Whose an existing file in the output folder is.
@@ -70,6 +78,8 @@ package final class ResumeManifest: Sendable {
             for line in text.split(separator: "\n") {
                 if let written = try? JSONDecoder().decode(WrittenFile.self, from: Data(line.utf8)) {
                     writtenFiles.withLock { $0[written.written, default: []].append(written) }
+                } else if let withdrawn = try? JSONDecoder().decode(WithdrawnFile.self, from: Data(line.utf8)) {
+                    writtenFiles.withLock { Self.forget(withdrawn, in: &$0) }
                 } else if let entry = try? JSONDecoder().decode(Entry.self, from: Data(line.utf8)) {
                     entries.withLock { $0[entry.stem] = entry }
                 }
@@ -133,6 +143,21 @@ package final class ResumeManifest: Sendable {
         let written = WrittenFile(written: relative, size: data.count, sha256: ContentHash.sha256(data))
         try append(try JSONEncoder().encode(written))
         writtenFiles.withLock { $0[relative, default: []].append(written) }
+    }
+
+    /// Takes back the record of `data` at `url` when the file could not be put in place. Best
+    /// effort: on a disk too full for this line too, the record stays (and matches no file there).
+    package func withdrawWriting(_ data: Data, at url: URL) {
+        guard let relative = relativePath(url) else { return }
+        let withdrawn = WithdrawnFile(withdrawn: relative, sha256: ContentHash.sha256(data))
+        writtenFiles.withLock { Self.forget(withdrawn, in: &$0) }
+        if let json = try? JSONEncoder().encode(withdrawn) { try? append(json) }
+    }
+
+    private static func forget(_ withdrawn: WithdrawnFile, in files: inout [String: [WrittenFile]]) {
+        guard var versions = files[withdrawn.withdrawn], let index = versions.lastIndex(where: { $0.sha256 == withdrawn.sha256 }) else { return }
+        versions.remove(at: index)
+        files[withdrawn.withdrawn] = versions.isEmpty ? nil : versions
     }
 
     private func relativePath(_ url: URL) -> String? {

@@ -94,6 +94,26 @@ import Testing
         #expect(verbose.output.contains("libMatteboxCVision.so"))
     }
 
+    /// Issue 57 (11): a contact sheet of one region at every image's own resolution, to judge a 12 MP
+    /// photo's matte edges; a region outside the photo or written wrong is refused.
+    @Test func aSheetOfOneRegionIsDrawnAtFullSize() throws {
+        let export = folder.appendingPathComponent("selfie.heic")
+        let samples = TestEnvironment.packageRoot.appendingPathComponent("Samples/photos")
+        #expect(mattebox("export", samples.appendingPathComponent("selfie-front.jpg").path, "-o", export.path,
+                         "--portrait-matte", samples.appendingPathComponent("selfie-front.portraitMatte.png").path).status == 0)
+        func width(_ crop: String?) -> Int {
+            let sheet = folder.appendingPathComponent("sheet-\(crop ?? "whole").png")
+            let run = TestEnvironment.run([TestEnvironment.mattebox, "inspect", export.path, "--sheet", sheet.path] + (crop.map { ["--sheet-crop", $0] } ?? []))
+            #expect(run.status == 0, "\(run.errors)")
+            return Int(TestEnvironment.run(["/usr/bin/vipsheader", "-f", "width", sheet.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        // Tiles at the crop's own size (the whole 96x64 photo, then 40x30 of it), not the 240 px rows of a whole sheet.
+        let (whole, full, part) = (width(nil), width("0,0,96x64"), width("10,5,40x30"))
+        #expect(part < full && full < whole, "sheet widths \(part), \(full), \(whole)")
+        #expect(mattebox("inspect", export.path, "--sheet", folder.appendingPathComponent("x.png").path, "--sheet-crop", "5000,5,40x30").status != 0)
+        #expect(mattebox("inspect", export.path, "--sheet", folder.appendingPathComponent("y.png").path, "--sheet-crop", "nonsense").status == 64)
+    }
+
     @Test func inspectShowsWhatAJPEGOrPNGHolds() throws {
         let jpeg = mattebox("inspect", photo)
         #expect(jpeg.status == 0, "\(jpeg.errors)")

@@ -50,7 +50,7 @@ import Testing
         let all = try options().values.reduce(into: Set<String>()) { $0.formUnion($1) }
         #expect(all.contains("aux-png") && all.contains("resume"), "the command line was read")
         // pip's own options, in the pip command line the model installer runs, and ArgumentParser's --version.
-        let notOurs: Set<String> = ["no-deps", "only-binary", "no-cache-dir", "version"]
+        let notOurs: Set<String> = ["no-deps", "only-binary", "no-binary", "no-cache-dir", "require-hashes", "hash", "version"]
         let unknown = try named(in: ["Sources", "Plugins"]).filter { !all.contains($0.option) && !notOurs.contains($0.option) }
         #expect(unknown.isEmpty, "\(unknown.map { "--\($0.option) (\($0.place))" })")
     }

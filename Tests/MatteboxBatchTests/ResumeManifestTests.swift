@@ -79,4 +79,22 @@ import Testing
         let (queue, skipped) = ResumeManifest(outputDirectory: output, shard: nil).partition([input], pipelineSHA256: "p")
         #expect(queue.isEmpty && skipped["a"] != nil, "the entry written after the torn line counts")
     }
+
+    /// Issue 57 (12): a file recorded as about to be written that never reached the folder (a full disk)
+    /// is taken back, in this run and for the next one that reads the manifest.
+    @Test func aWriteThatNeverHappenedIsWithdrawn() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = ResumeManifest(outputDirectory: output, shard: nil)
+        let file = output.appendingPathComponent("a.heic")
+        try manifest.recordWriting(Data("the output".utf8), at: file)
+        #expect(manifest.lists(file))
+        manifest.withdrawWriting(Data("the output".utf8), at: file)
+        #expect(!manifest.lists(file), "a file that was never written is not Mattebox's")
+        #expect(!ResumeManifest(outputDirectory: output, shard: nil).lists(file), "the next run reads the withdrawal")
+        // A version that was written stays listed when another one is withdrawn.
+        try manifest.recordWriting(Data("first".utf8), at: file)
+        try manifest.recordWriting(Data("second".utf8), at: file)
+        manifest.withdrawWriting(Data("second".utf8), at: file)
+        #expect(ResumeManifest(outputDirectory: output, shard: nil).lists(file))
+    }
 }

@@ -56,6 +56,24 @@ import Testing
         await session.stopRunning()
     }
 
+    /// Issue 57 (10): two presses at the same instant got the same frame as two files; the second
+    /// takes the next frame.
+    @Test func twoPressesAtOneInstantTakeTwoFrames() async throws {
+        let rig = try CaptureRig()
+        let session = try rig.session(camera: rig.cameras[0])
+        try await session.setFormat(.mjpeg, size: FrameSize(width: 320, height: 240))
+        try await session.startRunning()
+        #expect(await eventually { await session.streamStatistics.kept >= 6 })
+        let press = MonotonicClock.now()
+        let results = try await withThrowingTaskGroup(of: CaptureResult.self) { group in
+            for _ in 0..<2 { group.addTask { try await session.capturePhoto(PhotoSettings(quality: .speed, pressTime: press)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(results.map(\.frameSequence)).count == 2, "two presses, two frames: \(results.map(\.frameSequence))")
+        #expect(Set(results.map(\.output)).count == 2)
+        await session.stopRunning()
+    }
+
     @Test func photosRunThroughThePipelineWithOrientationAndOverlap() async throws {
         let rig = try CaptureRig()
         let session = try rig.session(format: .jpeg)

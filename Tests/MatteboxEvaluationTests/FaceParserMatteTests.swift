@@ -62,4 +62,24 @@ struct FaceParserMatteTests {
         #expect(glasses.sample(x: Int(Double(width) * 0.5 * scale), y: Int(Double(height) * 0.9 * scale)) < 128, "the chin")
         #expect(glasses.sample(x: Int(Double(width) * 0.5 * scale), y: Int(Double(height) * 0.05 * scale)) < 128, "the hair")
     }
+
+    /// A real phone photo of a man wearing round glasses (`../shared/depth-samples`): a glasses matte,
+    /// all of it about his face (the region 1350,150 800x800 of the photo, marked by hand).
+    @Test func aRealPairOfGlassesGetsAGlassesMatteOnTheFace() throws {
+        let url = try #require(TestEnvironment.shared?.appendingPathComponent("depth-samples/shu223__iOS-Depth-Sampler__image-with-matte.jpg"))
+        var photo = try ImageDecoder.decodePhoto(at: url)
+        _ = try BuiltPlugins.runner(
+            "stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { model: faceparser, mattes: glasses, existing: replace }"
+        ).run(&photo)
+        let glasses = try #require(photo.auxiliary[.glassesMatte], "no glasses matte: \(photo.metadata.notes)")
+        let scale = Double(glasses.width) / Double(photo.primary.width)
+        var inside = 0, outside = 0
+        for y in 0..<glasses.height {
+            for x in 0..<glasses.width where glasses.sample(x: x, y: y) >= 128 {
+                let (px, py) = (Double(x) / scale, Double(y) / scale)
+                if px >= 1350 && px < 2150 && py >= 150 && py < 950 { inside += 1 } else { outside += 1 }
+            }
+        }
+        #expect(inside > 0 && outside * 20 <= inside, "glasses pixels about the face \(inside), elsewhere \(outside)")
+    }
 }

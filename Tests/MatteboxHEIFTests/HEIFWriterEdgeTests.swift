@@ -49,4 +49,16 @@ import Testing
         let said = refusal(photo, options)
         #expect(said.contains("depth has no valid values"), "\(said)")
     }
+
+    /// Issue 57 (12): an auxiliary image the encoder refuses (a damaged Lens Blur JPEG's GImage decoded as
+    /// 40000x1) is left out and named; the photo and its other images are written.
+    @Test func anAuxiliaryImageTheEncoderRefusesIsLeftOutAndNamed() throws {
+        var photo = Photo(primary: TestImages.pattern(width: 64, height: 48))
+        photo.setAuxiliary(PixelImage(width: 40000, height: 1, channels: 3, format: .uint8), for: ImageRole("com.google.gimage"))
+        photo.setAuxiliary(TestImages.matte(width: 64, height: 48), for: .portraitMatte)
+        let (data, notKept) = try HEIFWriter.encodeReporting(photo, options: options)
+        #expect(notKept.contains { $0.contains("com.google.gimage") && $0.contains("40000x1") }, "\(notKept)")
+        let read = try HEIFReader.readPhoto([UInt8](data))
+        #expect(read.auxiliary[.portraitMatte] != nil && read.auxiliary[ImageRole("com.google.gimage")] == nil)
+    }
 }

@@ -50,7 +50,7 @@ extension CaptureSession {
         do {
             live = try startLivePhoto(settings)
             do {
-                let chosen = try await chooseFrame(settings, quality: quality, loop: loop)
+                let chosen = try await secureFrame(settings, quality: quality, loop: loop)
                 frame = chosen.0
                 pressToFrame = Double(MonotonicClock.now() &- settings.pressTime) / 1e9
                 emit(.photo(id: id, .willCapture(frameSequence: frame.sequence)))
@@ -143,6 +143,25 @@ extension CaptureSession {
             ? "\(behind) photo\(behind == 1 ? " was" : "s were") waiting behind it" : nil
         emit(.photo(id: id, .willBeginProcessing(economy: economy)))
         return economy
+    }
+
+    /// The press's frame (`chooseFrame`), never one an earlier press took: two presses within one
+    /// frame period (a double tap, two clients at once) get two frames, the second the next one.
+    func secureFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop) async throws
+        -> (CapturedFrame, any FrameDecoder)
+    {
+        var chosen = try await chooseFrame(settings, quality: quality, loop: loop)
+        let ring = self.ring, wait = max(0.25, 3 * loop.frameSeconds)
+        while securedFrameTimes.contains(chosen.0.timestamp) {
+            let taken = chosen.0.timestamp
+            guard let next = await BlockingWork.run({ ring.firstFrame(after: taken, timeout: wait) }) else {
+                throw MatteboxError("\(configuration.camera.path): no new frame for a press in the same frame as one before it")
+            }
+            chosen.0 = next
+        }
+        securedFrameTimes.append(chosen.0.timestamp)
+        if securedFrameTimes.count > 64 { securedFrameTimes.removeFirst(securedFrameTimes.count - 64) }
+        return chosen
     }
 
     func chooseFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop) async throws

@@ -87,6 +87,8 @@ package actor CaptureSession {
     var throttledSince: Date?
     var busyCapturing = false
     var lastQueueStatus = CaptureQueueStatus()
+    /// The capture times of the frames presses secured lately: a press that would take one of them takes the next.
+    var securedFrameTimes: [UInt64] = []
 
     package init(
         cameras: [CameraDevice], camera: CameraDevice? = nil, delivery: any PhotoDelivery, movieOutput: (any MovieOutput)? = nil,

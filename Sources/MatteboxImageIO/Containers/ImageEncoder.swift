@@ -33,6 +33,9 @@ package enum ImageEncoder {
                 photo.metadata.xmp = photo.metadata.xmp.map(MotionPhotoXMP.notAMotionPhoto)
                 photo.metadata.motionPhotoMovie = nil
             }
+        } else if let xmp = photo.metadata.xmp, MotionPhotoXMP.claimsAMovie(xmp) {
+            // The input claimed a movie that could not be read (noted when it was read): neither does this file.
+            photo.metadata.xmp = MotionPhotoXMP.notAMotionPhoto(xmp)
         }
         return try format.container.encode(photo, quality: quality, heif: heif, notes: &notes)
     }

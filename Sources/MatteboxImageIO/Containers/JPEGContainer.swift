@@ -31,6 +31,10 @@ struct JPEGContainer: VipsDecodable {
         photo.metadata.codedOrigins[.primary] = CodedOrigin(
             file: jpeg, item: 0, decoded: photo.primary, iccProfile: photo.metadata.iccProfile)
         photo.metadata.motionPhotoMovie = MotionPhotoTrailer.range(in: jpeg.bytes, xmp: photo.metadata.xmp).map { Data(jpeg.bytes[$0]) }
+        if photo.metadata.motionPhotoMovie == nil, let xmp = photo.metadata.xmp, MotionPhotoXMP.claimsAMovie(xmp) {
+            photo.metadata.notes[MotionPhotoXMP.unreadableMovieNote] =
+                "the Motion Photo's movie could not be read (the XMP's movie length does not fit the file): the still is kept, the movie left out"
+        }
         // A phone's depth and mattes stored in the JPEG (MPF, Lens Blur, Dynamic Depth).
         PhoneDepth.read(jpeg: jpeg.bytes, xmp: photo.metadata.xmp, into: &photo)
         return photo

@@ -32,7 +32,13 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print the listing as JSON.") var json = false
     @Option(help: "Also write a contact sheet PNG to this path (its folder must exist).") var sheet: String?
     @Flag(help: "Replace the contact sheet if it exists.") var overwrite = false
-    @Option(help: "Height of each image on the contact sheet, in pixels.") var sheetHeight: Int = 240
+    @Option(help: "Height of each image on the contact sheet, in pixels (with --sheet-crop: default the crop's own height, at most 2048).")
+    var sheetHeight: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Draw only this region of the photo as displayed on the contact sheet, from every image at its own resolution: X,Y,WIDTHxHEIGHT in the photo's pixels (e.g. 1350,150,800x800).",
+            valueName: "X,Y,WxH"))
+    var sheetCrop: String?
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give a file to inspect") }
@@ -95,6 +101,15 @@ struct InspectCommand: ParsableCommand {
 }
 
 extension InspectCommand {
+    /// "X,Y,WxH" (or "X,Y,W,H") → the crop rectangle.
+    static func parseCrop(_ text: String) throws -> ContactSheet.Region {
+        let numbers = text.split(whereSeparator: { $0 == "," || $0 == "x" }).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
+            x >= 0, y >= 0, width > 0, height > 0
+        else { throw ValidationError("--sheet-crop takes X,Y,WIDTHxHEIGHT in the photo's pixels (e.g. 1350,150,800x800), not \(text)") }
+        return ContactSheet.Region(x: x, y: y, width: width, height: height)
+    }
+
     private func sheetTarget(for url: URL) throws -> OutputPath.Target? {
         try sheet.map { path in
             try OutputPath.resolve(
@@ -105,7 +120,8 @@ extension InspectCommand {
 
     /// The primary beside each auxiliary image, as PNG.
     private func writeSheet(of photo: Photo, to target: OutputPath.Target) throws {
-        let image = try ContactSheet.render(photo, tileHeight: sheetHeight)
+        let crop = try sheetCrop.map(Self.parseCrop)
+        let image = try ContactSheet.render(photo, tileHeight: sheetHeight ?? crop.map { min(2048, $0.height) } ?? 240, crop: crop)
         try OutputPath.write(try ImageEncoder.encode(image, as: .png), to: target)
         if !json, case .file(let destination, _) = target {
             print("contact sheet: \(destination.path) (\(image.width)x\(image.height))")

@@ -162,7 +162,8 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         if background == nil, let mode = backgroundMode, !verbosity.quiet, !json {
-            FileHandle.standardError.write(Data("render: --background-\(mode) given, so the background is \(mode) (--background \(mode))\n".utf8))
+            let given = mode == "colour" ? "--background-colour" : "--background-image"
+            FileHandle.standardError.write(Data("render: \(given) given, so the background is \(mode) (--background \(mode))\n".utf8))
         }
         try request.run()
     }
