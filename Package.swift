@@ -34,15 +34,15 @@ let package = Package(
     ],
     targets: [
         // The plugin ABI: one C header shared by the host and every plugin.
-        .target(name: "CMatteboxPluginABI"),
+        .target(name: "CMatteboxPluginABI", exclude: ["README.md"]),
         .systemLibrary(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(name: "CVipsShim", dependencies: ["CVips"], exclude: ["README.md"]),
         .systemLibrary(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
-        .target(name: "CHeifShim", dependencies: ["CHeif"]),
+        .target(name: "CHeifShim", dependencies: ["CHeif"], exclude: ["README.md"]),
         // libjpeg-turbo's TurboJPEG API: lossless turns and mirrors of JPEGs (what jpegtran does).
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -50,7 +50,7 @@ let package = Package(
         // OpenCV (C++) behind a small C API (the header is CVisionAPI's): linked into the
         // vision plugins, and built as libMatteboxCVision.so, which the host loads only when
         // a command needs stereo or calibration (CVisionLoader), so `mattebox` starts fast.
-        .target(name: "CVisionAPI"),
+        .target(name: "CVisionAPI", exclude: ["README.md"]),
         .target(
             name: "CVision",
             dependencies: ["CVisionAPI"],
@@ -64,36 +64,36 @@ let package = Package(
         .target(
             name: "CImageFile",
             dependencies: ["CVisionAPI"],
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+            exclude: ["README.md"], cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
             linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_imgcodecs"].map { .linkedLibrary($0) }),
 
-        .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], exclude: ["README.md"], linkerSettings: [.linkedLibrary("dl")]),
 
         // FFmpeg (libavformat, libavcodec, libswscale) behind a small C API: movies from camera frames.
         .target(
             name: "CMovieShim",
-            linkerSettings: ["avformat", "avcodec", "avutil", "swscale"].map { .linkedLibrary($0) }),
+            exclude: ["README.md"], linkerSettings: ["avformat", "avcodec", "avutil", "swscale"].map { .linkedLibrary($0) }),
 
         // libv4l2 and libv4lconvert behind non-variadic C functions and constants.
-        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
+        .target(name: "CV4L2", exclude: ["README.md"], linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
 
         // Leaves: what every process needs (errors, logging, files, child processes),
         // and the orientation math host and plugins share without linking each other.
         .target(
             name: "MatteboxRuntime",
             dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")], exclude: ["README.md"]),
-        .target(name: "MatteboxGeometry"),
+        .target(name: "MatteboxGeometry", exclude: ["README.md"]),
         // The machine around the work: thermal zones, cooling devices, CPU pressure.
-        .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"]),
+        .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"], exclude: ["README.md"]),
         // Neural models from package registries: pinned, converted for cv::dnn, installed with their licences.
         .target(
             name: "MatteboxModels", dependencies: ["MatteboxRuntime"], exclude: ["README.md", "Assets"],
             plugins: ["EmbedFilesPlugin"]),
         // The model: Photo, images, roles, EXIF, metadata.
-        .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"]),
+        .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"], exclude: ["README.md"]),
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
         // and above it photos with their auxiliary images, HEVC and AV1 through libheif.
-        .target(name: "MatteboxISOBMFF"),
+        .target(name: "MatteboxISOBMFF", exclude: ["README.md"]),
         // The syntaxes metadata is stored in: XMP as RDF/XML, JPEG marker segments.
         .target(name: "MatteboxMetadata", dependencies: ["MatteboxRuntime"], exclude: ["README.md"]),
         .target(
@@ -108,7 +108,7 @@ let package = Package(
             ], exclude: ["README.md"]),
         .target(
             name: "MatteboxPluginHost",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "CMatteboxPluginABI"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "CMatteboxPluginABI"], exclude: ["README.md"]),
         .target(
             name: "MatteboxPipeline",
             dependencies: [
@@ -122,8 +122,8 @@ let package = Package(
                 "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPressure",
                 "MatteboxCore", "MatteboxRuntime",
             ], exclude: ["README.md"]),
-        .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"]),
-        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"]),
+        .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"], exclude: ["README.md"]),
+        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"], exclude: ["README.md"]),
         // Sources of photos: cameras (V4L2 real, emulated, replay) and the capture session.
         .target(
             name: "MatteboxCapture",
@@ -148,7 +148,7 @@ let package = Package(
         // The photo library: one folder's photos and movies, their index, thumbnails, overlays and trash.
         .target(
             name: "MatteboxLibrary",
-            dependencies: ["MatteboxImageOps", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxCore", "MatteboxRuntime"]),
+            dependencies: ["MatteboxImageOps", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxCore", "MatteboxRuntime"], exclude: ["README.md"]),
         // The camera app (`mattebox serve`): HTTP on Hummingbird over a capture session and a library folder.
         .target(
             name: "MatteboxServer",
@@ -171,8 +171,8 @@ let package = Package(
         .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["embed-files"], path: "BuildTools/EmbedFilesPlugin"),
         .target(
             name: "MatteboxEvaluation",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"]),
-        .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVisionAPI", "CVision"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"], exclude: ["README.md"]),
+        .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVisionAPI", "CVision"], exclude: ["README.md"]),
         .executableTarget(
             name: "mattebox",
             dependencies: [
@@ -183,17 +183,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The `plugins new` templates are files there, embedded at build time.
-            exclude: ["Templates/Assets"],
+            exclude: ["README.md", "Templates/Assets"],
             plugins: ["EmbedFilesPlugin"]),
 
-        .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Orientation"),
-        .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Mirroring"),
-        .target(name: "MatteboxHEIFPackaging", dependencies: ["MatteboxPluginSDK"], path: "Plugins/HEIF"),
-        .target(name: "MatteboxDepth", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/Depth"),
+        .target(name: "MatteboxOrientation", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Orientation", exclude: ["README.md"]),
+        .target(name: "MatteboxMirroring", dependencies: ["MatteboxPluginSDK"], path: "Plugins/Mirroring", exclude: ["README.md"]),
+        .target(name: "MatteboxHEIFPackaging", dependencies: ["MatteboxPluginSDK"], path: "Plugins/HEIF", exclude: ["README.md"]),
+        .target(name: "MatteboxDepth", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/Depth", exclude: ["README.md"]),
         .target(
-            name: "MatteboxPortraitMatte", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/PortraitMatte"),
+            name: "MatteboxPortraitMatte", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/PortraitMatte", exclude: ["README.md"]),
         .target(
-            name: "MatteboxSemanticMattes", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/SemanticMattes"),
+            name: "MatteboxSemanticMattes", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit"], path: "Plugins/SemanticMattes", exclude: ["README.md"]),
         .target(
             name: "MatteboxPortraitEffect", dependencies: ["MatteboxPluginSDK", "MatteboxVisionPluginKit", "CImageFile"], path: "Plugins/PortraitEffect",
             exclude: ["README.md"]),

@@ -92,6 +92,16 @@ package struct ExifBlock: Sendable, Equatable {
         return AppleMakerNote.contentIdentifier(in: bytes[note.valueOffset..<note.valueOffset + note.valueLength])
     }
 
+    /// An iPhone's HDR headroom (its maker note's tags 33 and 48), when the note holds tag 33.
+    package var appleHDRHeadroom: AppleHDRHeadroom? {
+        guard let exifDirectory, let note = entry(Tag.makerNote, inDirectoryAt: exifDirectory),
+            note.valueOffset >= 0, note.valueOffset + note.valueLength <= bytes.count
+        else { return nil }
+        let slice = bytes[note.valueOffset..<note.valueOffset + note.valueLength]
+        guard let headroom = AppleMakerNote.number(AppleMakerNote.hdrHeadroomTag, in: slice) else { return nil }
+        return AppleHDRHeadroom(makerNote33: headroom, makerNote48: AppleMakerNote.number(AppleMakerNote.hdrGainTag, in: slice))
+    }
+
     /// How much light the scene had, as the exposure value at ISO 100
     /// (EV100 = log2(N²/t) − log2(ISO/100)) from ExposureTime, FNumber and
     /// PhotographicSensitivity: about 12 to 16 in daylight, 4 to 8 indoors.

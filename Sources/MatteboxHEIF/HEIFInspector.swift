@@ -44,6 +44,8 @@ package struct HEIFSummary: Codable, Sendable {
         package var hasLocation: Bool
         /// A Live Photo's content identifier (Apple's maker note).
         package var contentIdentifier: String?
+        /// An iPhone's HDR headroom, from its maker note (for the gain map).
+        package var appleHDRHeadroom: AppleHDRHeadroom?
 
         /// What `inspect` says of an EXIF block, in any container.
         package init(_ block: ExifBlock) {
@@ -54,6 +56,7 @@ package struct HEIFSummary: Codable, Sendable {
             orientation = block.orientation
             hasLocation = block.hasLocation
             contentIdentifier = block.appleContentIdentifier
+            appleHDRHeadroom = block.appleHDRHeadroom
         }
     }
 

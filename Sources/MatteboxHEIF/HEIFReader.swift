@@ -23,7 +23,7 @@ package enum HEIFReader {
     package static let stereoRightRole: ImageRole = "org.mattebox.stereo-right"
 
     /// True when a file starting with `header` (its first 256 bytes or so)
-    /// is a HEIF image file this reader takes (not AVIF).
+    /// is a HEIF image file this reader takes (HEIC or AVIF).
     package static func recognizes(_ header: [UInt8]) -> Bool {
         HEIFFile.looksLikeHEIF(header)
     }

@@ -85,6 +85,23 @@ private let heicSamples = TestEnvironment.shared?.appendingPathComponent("heic-s
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.heic").path))
     }
 
+    /// Issue 56: inspect shows the headroom of each shared iPhone sample's gain map, from its maker note.
+    @Test func inspectShowsTheHeadroomOfAnIPhoneGainMap() throws {
+        guard let shared = TestEnvironment.shared else { return print("skipping: ../shared is not here") }
+        let expected = [
+            "exif-samples__iphone_13_pro_max.HEIC": "3.12x SDR white (1.64 stops; Apple maker note HDRHeadroom 0.843, HDRGain 0.00802)",
+            "openize__iphone_iOS18_tmap+MatteMaps.heic": "2.68x SDR white (1.42 stops; Apple maker note HDRHeadroom 1.01, HDRGain 2.9)",
+            "pillow_heif__pug.heic": "3.48x SDR white (1.8 stops; Apple maker note HDRHeadroom 0.879, HDRGain absent, taken as 0)",
+        ]
+        for (name, line) in expected {
+            let run = mattebox(["inspect", shared.appendingPathComponent("heic-samples/\(name)").path])
+            #expect(run.output.contains("headroom: " + line), "\(name): \(run.output)")
+            let json = mattebox(["inspect", "--json", shared.appendingPathComponent("heic-samples/\(name)").path])
+            let exif = ((try? JSONSerialization.jsonObject(with: Data(json.output.utf8))) as? [String: Any])?["exif"] as? [String: Any]
+            #expect((exif?["appleHDRHeadroom"] as? [String: Any])?["headroom"] as? Double != nil, "\(name): \(json.output.prefix(300))")
+        }
+    }
+
     @Test func inspectNamesTheFileOfABrokenHEIF() throws {
         let broken = folder.appendingPathComponent("broken.heic")
         let files = try writeAuxiliaryFiles()

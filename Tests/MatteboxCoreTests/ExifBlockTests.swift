@@ -43,4 +43,15 @@ import Testing
         #expect(block.make == nil)
         #expect(!block.hasLocation)
     }
+
+    /// Apple's documented rule for the HDR headroom, each of its four branches, and the floor at 1x.
+    @Test func appleHDRHeadroomFollowsApplesRule() {
+        func stops(_ a: Double, _ b: Double?) -> Double { AppleHDRHeadroom(makerNote33: a, makerNote48: b).stops }
+        #expect(abs(stops(0.843, 0.008) - (-20 * 0.008 + 1.8)) < 1e-12)
+        #expect(abs(stops(0.5, 2) - (-0.101 * 2 + 1.601)) < 1e-12)
+        #expect(abs(stops(1.01, 0.005) - (-70 * 0.005 + 3)) < 1e-12)
+        #expect(abs(stops(1.01, 2.902) - (-0.303 * 2.902 + 2.303)) < 1e-12)
+        #expect(stops(0.9, nil) == 1.8, "tag 48 absent is taken as 0")
+        #expect(AppleHDRHeadroom(makerNote33: 2, makerNote48: 20).headroom == 1, "never below SDR white")
+    }
 }

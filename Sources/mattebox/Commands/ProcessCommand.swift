@@ -43,7 +43,7 @@ struct ProcessCommand: ParsableCommand {
             discussion: "In a pipeline written inline, each stage is a plugin id or its last part, then KEY=VALUE parameters; ? before a stage makes it optional."),
         completion: Completions.pipelines)
     var pipeline: String?
-    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic.", completion: Completions.formats)
+    @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias (jpg, heif); default: \(PhotoWriter.defaultFormatRule). A pipeline's HEIF stage writes heic (avif with --format avif; with --aux-png the format given).", completion: Completions.formats)
     var format: String?
     @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIC, 90 for AVIF), for the images that are encoded.") var quality: Int?
     @Flag(help: "Encode every image again. By default a HEIF output copies the images a HEIF input holds whose pixels no stage changed (the primary, its thumbnail, depth, mattes, gain map) byte for byte: no generation loss, and only new images cost encoding time.")

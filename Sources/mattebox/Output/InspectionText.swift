@@ -36,6 +36,9 @@ enum InspectionText {
             lines.append("  \(aux.role): \(describe(aux.image))")
             lines.append("    type \(aux.type)")
             if let depth = aux.depth { lines.append(representationLine(depth)) }
+            if aux.type == "urn:com:apple:photo:2020:aux:hdrgainmap", let hdr = summary.exif?.appleHDRHeadroom {
+                lines.append(headroomLine(hdr))
+            }
             if let xmp = aux.xmpBytes {
                 lines.append("    XMP: \(xmp) bytes" + (aux.xmpAuxiliaryImageType.map { ", AuxiliaryImageType \($0)" } ?? ""))
             }
@@ -47,6 +50,13 @@ enum InspectionText {
         if !summary.entityGroups.isEmpty { lines.append("entity groups: \(summary.entityGroups.joined(separator: "; "))") }
         lines.append("libheif \(HEIFInspector.libheifVersion): \(libheif)")
         return lines.joined(separator: "\n")
+    }
+
+    /// An iPhone gain map's headroom, indented under its image.
+    static func headroomLine(_ hdr: AppleHDRHeadroom) -> String {
+        func short(_ value: Double) -> String { String(format: "%.3g", value) }
+        return "    headroom: \(short(hdr.headroom))x SDR white (\(short(hdr.stops)) stops; Apple maker note HDRHeadroom "
+            + "\(short(hdr.makerNote33)), HDRGain \(hdr.makerNote48.map(short) ?? "absent, taken as 0"))"
     }
 
     /// How a depth or disparity map's stored values map to distance, indented under its image.

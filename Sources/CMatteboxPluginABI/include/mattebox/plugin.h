@@ -1,5 +1,5 @@
 /*
- * mattebox/plugin.h — Mattebox processor plugin ABI, version 1.1.
+ * mattebox/plugin.h — Mattebox processor plugin ABI, version 1.3 (MBX_ABI_MAJOR.MBX_ABI_MINOR below).
  *
  * This header is the only contract between the Mattebox host and its plugins.
  * A plugin is a shared object that includes this header, links nothing of the

@@ -4,9 +4,12 @@ import MatteboxImageIO
 import MatteboxTestSupport
 import Testing
 
-/// A newcomer's first hour, third pass (issue 46): each finding as a test
-/// that failed before its fix.
-@Suite struct NewcomerThirdPassTests {
+/// The conventions a newcomer meets in the first hour (found in issue 46, each
+/// a test that failed before its fix): runs beside the originals that can be
+/// repeated, dry runs that refuse what the run refuses, usage mistakes exiting
+/// 64, short names, help that says what happens, several files to inspect, a
+/// background batch that ignores SIGINT, a damaged XMP packet written once.
+@Suite struct CommandConventionTests {
     private func folder(_ name: String, photos: [String]) throws -> URL {
         let folder = try TestEnvironment.scratchDirectory(name)
         for photo in photos {
