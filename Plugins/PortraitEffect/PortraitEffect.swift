@@ -37,11 +37,16 @@ final class PortraitEffect: PhotoProcessor {
         ],
         parameters: [
             Parameter(
-                "aperture", .double(default: 4.5, range: 1.4...16),
+                "aperture", .double(default: 4.5, range: apertures),
                 description: "f-number as in Photos' Depth Control: f/1.4 blurs most, f/16 not at all (blur follows 1/N)"),
             Parameter(
-                "focus", .string(default: "subject"),
-                description: "subject (the matte's subject; with depth alone the face, else the sharpest near region) or x,y in 0-1 of the upright photo"),
+                "focus", .string(default: "auto"),
+                description: "auto: where the phone focused its own render when the photo records it (Lens Blur's GFocus), else subject; "
+                    + "subject (the matte's subject; with depth alone the face, else the sharpest near region); or x,y in 0-1 of the upright photo"),
+            Parameter(
+                "strength", .choice(default: "auto", values: ["auto", "aperture"]),
+                description: "auto: the phone's own blur when the photo records it (Lens Blur's BlurAtInfinity at its focal distance), else the aperture; "
+                    + "aperture: the aperture always (setting the aperture in render or the app does this)"),
             Parameter(
                 "background", .choice(default: "blur", values: ["blur", "colour", "image", "transparent"]),
                 description: "blur; colour (background-colour); image (background-image, scaled to cover the photo); transparent (a cut-out with alpha)"),
@@ -76,23 +81,67 @@ final class PortraitEffect: PhotoProcessor {
         case image(String)
     }
 
+    /// The f-numbers the aperture takes: f/1.4 blurs most, f/16 not at all.
+    static let apertures = 1.4...16.0
+
+    /// What the user set, or left to the photo (`auto`).
+    private let focusSetting: String
+    private let phoneStrength: Bool
+
     init(parameters: PluginParameters) throws {
         aperture = try parameters.double("aperture")
+        phoneStrength = try parameters.string("strength") == "auto"
         highlights = try parameters.double("highlights")
         maxBlur = try parameters.double("max-blur")
         keepAuxiliary = try parameters.bool("keep-auxiliary")
         faces = try FaceFinding(parameters)
         let focus = try parameters.string("focus")
-        if focus == "subject" {
+        focusSetting = focus
+        if focus == "subject" || focus == "auto" {
             focusPoint = nil
         } else {
             let parts = focus.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else {
-                throw PluginError("focus is subject or x,y with both in 0-1 (e.g. 0.5,0.4), not \(focus)", status: MBX_ERR_INVALID_ARGUMENT)
+                throw PluginError("focus is auto, subject or x,y with both in 0-1 (e.g. 0.5,0.4), not \(focus)", status: MBX_ERR_INVALID_ARGUMENT)
             }
             focusPoint = (parts[0], parts[1])
         }
         background = try Self.background(parameters)
+    }
+
+    /// The f-number whose blur matches a phone's: `blur` is its radius (a share of the width) between
+    /// the depth's nearest and farthest; the effect's radius for that span is max-blur x the long side,
+    /// scaled by (1.4/N - 1.4/16) / (1 - 1.4/16), so N follows, within the apertures.
+    static func aperture(givingBlur blur: Double, width: Int, height: Int, maxBlur: Double) -> Double {
+        let (widest, smallest) = (apertures.lowerBound, apertures.upperBound)
+        let share = blur * Double(width) / (maxBlur * Double(max(width, height)))
+        let inverse = share * (widest / widest - widest / smallest) + widest / smallest
+        return min(smallest, max(widest, widest / max(inverse, widest / smallest)))
+    }
+
+    /// The share of an 8- or 16-bit depth map's value range between its 1st and 99th percentiles
+    /// (the span the effect's depth scale covers); 1 for float maps.
+    static func percentileSpan(of map: PluginImage) -> Double {
+        let sixteen = map.format == mbx_sample_format(MBX_SAMPLE_U16)
+        guard map.format == mbx_sample_format(MBX_SAMPLE_U8) || sixteen, map.width > 0, map.height > 0 else { return 1 }
+        var histogram = [Int](repeating: 0, count: 256)
+        for y in 0..<map.height {
+            if sixteen {
+                for value in map.row(y, as: UInt16.self).prefix(map.width * map.channels) { histogram[Int(value >> 8)] += 1 }
+            } else {
+                for value in map.row(y, as: UInt8.self).prefix(map.width * map.channels) { histogram[Int(value)] += 1 }
+            }
+        }
+        let total = histogram.reduce(0, +)
+        func percentile(_ share: Double) -> Int {
+            var seen = 0
+            for (value, count) in histogram.enumerated() {
+                seen += count
+                if Double(seen) >= share * Double(total) { return value }
+            }
+            return 255
+        }
+        return max(1, Double(percentile(0.99) - percentile(0.01))) / 255
     }
 
     /// The background mode (a choice the host has checked) with its own parameter.
@@ -121,10 +170,15 @@ final class PortraitEffect: PhotoProcessor {
 
     func process(_ photo: PluginPhoto) throws {
         guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
-        let matte = photo.image(MBX_ROLE_PORTRAIT_MATTE)
         let disparity = photo.image(MBX_ROLE_DISPARITY)
         let depth = disparity == nil ? photo.image(MBX_ROLE_DEPTH) : nil
         let measured = disparity ?? depth
+        // The phone's own focus (Lens Blur's GFocus) is rendered as the phone rendered it, from its depth
+        // alone: a matte would hold a whole person sharp where the phone blurred part of them.
+        let phone = photo.string("shared." + PhoneFocus.sharedName).flatMap(PhoneFocus.init(encoded:))
+        let phoneFocus = focusSetting == "auto" && phone != nil && measured != nil
+        var matte = photo.image(MBX_ROLE_PORTRAIT_MATTE)
+        if phoneFocus, case .blur = background { matte = nil }
         let stored = { (role: String) in photo.string(MBX_META_SOURCE_PREFIX + role).map { ": \($0)" } ?? "" }
         let depthSource: String
         switch (disparity != nil, depth != nil, matte != nil) {
@@ -141,6 +195,19 @@ final class PortraitEffect: PhotoProcessor {
                 status: MBX_ERR_NOT_FOUND)
         }
 
+        // The phone's own choices (Lens Blur's GFocus), for what the user left to the photo.
+        var aperture = self.aperture, focusPoint = self.focusPoint
+        var phoneChose: [String] = []
+        if phoneFocus, let phone {
+            focusPoint = (phone.x, phone.y)
+            phoneChose.append("focus")
+        }
+        if phoneStrength, let blur = phone?.blurOverDepthRange, let measured {
+            // The effect spans its depth scale over the map's 1st to 99th percentile, not the file's whole range.
+            let span = Self.percentileSpan(of: measured)
+            aperture = Self.aperture(givingBlur: blur * span, width: primary.width, height: primary.height, maxBlur: maxBlur)
+            phoneChose.append("strength")
+        }
         var options = mbx_cv_portrait_effect_options()
         options.aperture = aperture
         options.max_blur = maxBlur
@@ -215,6 +282,7 @@ final class PortraitEffect: PhotoProcessor {
             note = "\(backgroundName); subject: \(matte != nil ? "the portrait matte" : "what lies at or in front of the focal plane of the depth, its edges shared by colour")"
         }
         if unblurred != nil { note += "; rendered from the photo before the phone's own blur (Lens Blur's GImage)" }
+        if !phoneChose.isEmpty { note += "; the phone's own \(phoneChose.joined(separator: " and ")) (Lens Blur's GFocus)" }
         let ground = withUnsafeBytes(of: result.depth_note) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         if !ground.isEmpty { note += "; \(ground)" }
         if matte != nil, measured == nil {

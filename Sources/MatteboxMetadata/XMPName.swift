@@ -32,6 +32,8 @@ package enum XMPNamespace {
     /// Google's Lens Blur depth map (GDepth 1.0) and the photo before its blur (GImage).
     package static let googleDepth = "http://ns.google.com/photos/1.0/depthmap/"
     package static let googleImage = "http://ns.google.com/photos/1.0/image/"
+    /// Lens Blur's focus: where the user tapped and how strong the blur is (GFocus 1.0).
+    package static let googleFocus = "http://ns.google.com/photos/1.0/focus/"
     /// Google's Dynamic Depth 1.0.
     package static let dynamicDepthDevice = "http://ns.google.com/photos/dd/1.0/device/"
     package static let dynamicDepthContainer = "http://ns.google.com/photos/dd/1.0/container/"
@@ -62,6 +64,7 @@ extension XMPName {
     /// A Lens Blur depth map's fields (GDepth) and the unblurred photo's (GImage).
     package static func googleDepth(_ field: String) -> XMPName { XMPName(XMPNamespace.googleDepth, field, prefix: "GDepth") }
     package static func googleImage(_ field: String) -> XMPName { XMPName(XMPNamespace.googleImage, field, prefix: "GImage") }
+    package static func googleFocus(_ field: String) -> XMPName { XMPName(XMPNamespace.googleFocus, field, prefix: "GFocus") }
     /// A Dynamic Depth depth map's fields.
     package static func dynamicDepthMap(_ field: String) -> XMPName { XMPName(XMPNamespace.dynamicDepthDepthMap, field, prefix: "DepthMap") }
 }

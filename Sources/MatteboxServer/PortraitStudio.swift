@@ -62,6 +62,8 @@ final class PortraitStudio: Sendable {
                 settings[key] = value
             }
         }
+        // The slider's aperture is the strength asked for (a photo's own Lens Blur strength is the start).
+        if settings["aperture"] != nil, settings["strength"] == nil { settings["strength"] = "aperture" }
         return Settings(settings)
     }
 

@@ -89,4 +89,31 @@ struct PhoneDepthCommandTests {
             }
         }
     }
+
+    /// Issue 55: with no options, a Lens Blur photo is rendered where and as strongly as the phone
+    /// rendered it (its GFocus point, its BlurAtInfinity at its focal distance), judged by
+    /// ../shared/tools/focus_agree.py: the detail kept in the phone's sharp regions and in its blurred ones.
+    @Test func aLensBlurPhotoIsRenderedWithThePhonesFocusAndStrength() throws {
+        let tool = try #require(TestEnvironment.shared?.appendingPathComponent("tools/focus_agree.py"))
+        let lensBlur = depthSamples.filter { !$0.lastPathComponent.hasPrefix("shu223") }
+        try #require(lensBlur.count >= 4, "\(lensBlur)")
+        let aux = folder.appendingPathComponent("gimage"), out = folder.appendingPathComponent("phone-focus")
+        #expect(mattebox(["process"] + lensBlur.map(\.path) + ["-o", aux.path, "--format", "heic", "--aux-png"]).status == 0)
+        let run = mattebox(["render"] + lensBlur.map(\.path) + ["-o", out.path])
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("the phone's own focus and strength (Lens Blur's GFocus)"), "\(run.output)")
+        for photo in lensBlur {
+            let stem = photo.deletingPathExtension().lastPathComponent
+            let measured = TestEnvironment.run([
+                "/usr/bin/python3", tool.path, aux.appendingPathComponent("\(stem).com.google.gimage.png").path, photo.path,
+                out.appendingPathComponent("\(stem).jpg").path,
+            ]).output.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            try #require(measured.count == 3, "\(stem): focus_agree gave \(measured)")
+            #expect(measured[0] >= 0.6, "\(stem): kept \(measured[0]) of the detail the phone kept sharp")
+            #expect(measured[1] <= 0.35, "\(stem): kept \(measured[1]) of the detail the phone blurred")
+        }
+        // An aperture given is the strength asked for.
+        let wide = mattebox(["render", lensBlur[0].path, "-o", folder.appendingPathComponent("f16").path, "--aperture", "16"])
+        #expect(wide.output.contains("f/16.0") && !wide.output.contains("own focus and strength"), "\(wide.output)")
+    }
 }

@@ -29,6 +29,7 @@ enum LensBlurDepth {
         if packet.uses(XMPNamespace.googleDepth) {
             readDepth(packet, into: &found)
         }
+        found.focus = focus(packet)
         if let encoded = packet.value(.googleImage("Data")) {
             guard let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
                 found.problems.append("the Lens Blur unblurred photo (GImage) is not valid base64: not read")
@@ -41,6 +42,25 @@ enum LensBlurDepth {
                 found.problems.append("the Lens Blur unblurred photo (GImage) cannot be decoded: \(error)")
             }
         }
+    }
+
+    /// GFocus: the point the user focused on (0...1 of the width and height), the distance
+    /// focused at and the blur at infinity (a share of the width), with the depth's range in 1/m.
+    private static func focus(_ packet: XMPPacket) -> PhoneFocus? {
+        func number(_ name: XMPName) -> Double? { packet.value(name).flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } }
+        guard let x = number(.googleFocus("FocalPointX")), let y = number(.googleFocus("FocalPointY")),
+            (0...1).contains(x), (0...1).contains(y)
+        else { return nil }
+        var focus = PhoneFocus(x: x, y: y)
+        if let distance = number(.googleFocus("FocalDistance")), distance > 0,
+            let blur = number(.googleFocus("BlurAtInfinity")), blur >= 0, blur < 1,
+            let near = number(.googleDepth("Near")), let far = number(.googleDepth("Far")), near > 0, far > near
+        {
+            // A thin lens's blur grows with |1/distance - 1/focus|: at infinity (1/d = 0) it is BlurAtInfinity,
+            // so per unit of 1/distance it is BlurAtInfinity x FocalDistance, here over the depth's 1/far...1/near.
+            focus.blurOverDepthRange = blur * distance * (1 / near - 1 / far)
+        }
+        return focus
     }
 
     private static func readDepth(_ packet: XMPPacket, into found: inout PhoneDepth.Found) {

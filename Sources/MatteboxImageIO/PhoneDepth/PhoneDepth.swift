@@ -20,6 +20,8 @@ package enum PhoneDepth {
     struct Found {
         var images: [(role: ImageRole, image: PixelImage, info: AuxiliaryImageInfo)] = []
         var problems: [String] = []
+        /// The phone's own focus and blur, when the file records them (Lens Blur's GFocus).
+        var focus: PhoneFocus?
     }
 
     /// The roles a JPEG output holds beside its primary: depth or disparity and the mattes
@@ -95,5 +97,6 @@ package enum PhoneDepth {
             photo.metadata.auxiliaryInfo[role] = info
         }
         if !found.problems.isEmpty { photo.metadata.notes["phoneDepth"] = found.problems.joined(separator: "; ") }
+        if let focus = found.focus { photo.metadata.shared[PhoneFocus.sharedName] = focus.encoded }
     }
 }

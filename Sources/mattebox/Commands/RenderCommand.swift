@@ -28,6 +28,7 @@ struct RenderCommand: ParsableCommand {
             --background-colour or --background-image alone chooses that background. The rendered photo keeps the original's EXIF and colour \
             profile; its depth and mattes are left out (they describe the photo as shot) unless \
             --keep-auxiliary. Examples:
+              mattebox render lens-blur.jpg -o out   (the phone's own focus and strength, from its GFocus)
               mattebox render IMG_0001.HEIC -o out --aperture 2.8
               mattebox render IMG_0001.HEIC -o out --focus 0.3,0.6   (refocus)
               mattebox render portrait.jpg -o out --background colour --background-colour '#1e3a5f'
@@ -102,6 +103,8 @@ struct RenderCommand: ParsableCommand {
     var settings: PortraitEffectPipeline.Settings {
         var values: [String: String] = [:]
         values["aperture"] = aperture
+        // An aperture given is the strength asked for; without one a photo that records the phone's blur gets it.
+        if aperture != nil { values["strength"] = "aperture" }
         values["focus"] = focus
         values["background"] = backgroundMode
         values["background-colour"] = backgroundColour
