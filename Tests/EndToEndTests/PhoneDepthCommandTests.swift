@@ -112,6 +112,9 @@ struct PhoneDepthCommandTests {
             #expect(measured[0] >= 0.6, "\(stem): kept \(measured[0]) of the detail the phone kept sharp")
             #expect(measured[1] <= 0.35, "\(stem): kept \(measured[1]) of the detail the phone blurred")
         }
+        // inspect shows where the phone focused.
+        let inspected = mattebox(["inspect", lensBlur[0].path])
+        #expect(inspected.output.contains("the phone's focus: ") && inspected.output.contains("Lens Blur's GFocus"), "\(inspected.output)")
         // An aperture given is the strength asked for.
         let wide = mattebox(["render", lensBlur[0].path, "-o", folder.appendingPathComponent("f16").path, "--aperture", "16"])
         #expect(wide.output.contains("f/16.0") && !wide.output.contains("own focus and strength"), "\(wide.output)")

@@ -25,6 +25,15 @@ struct StillInspection: Encodable {
     var auxiliary: [Auxiliary]
     /// What could not be read of the phone's depth data, when something could not.
     var depthNote: String?
+    /// Where the phone focused its own depth-of-field render, when the file records it (Lens Blur's GFocus).
+    var phoneFocus: PhoneFocusReport?
+
+    struct PhoneFocusReport: Encodable {
+        var x: Double
+        var y: Double
+        /// The blur radius between the depth's nearest and farthest, as a share of the width.
+        var blurOverDepthRange: Double?
+    }
     var livePhoto: LivePhotoInspection?
 
     /// One depth map, matte or extra image the file holds beside its primary.
@@ -62,6 +71,9 @@ struct StillInspection: Encodable {
                 source: info?.source, depth: info?.depth, values: measured ? image.finiteRange().map { [$0.lowerBound, $0.upperBound] } : nil)
         }
         depthNote = photo.metadata.notes["phoneDepth"]
+        phoneFocus = photo.metadata.shared[PhoneFocus.sharedName].flatMap(PhoneFocus.init(encoded:)).map {
+            PhoneFocusReport(x: $0.x, y: $0.y, blurOverDepthRange: $0.blurOverDepthRange)
+        }
         self.livePhoto = livePhoto
     }
 
@@ -87,6 +99,11 @@ struct StillInspection: Encodable {
             }
         }
         if let depthNote { lines.append("depth data not read: \(depthNote)") }
+        if let focus = phoneFocus {
+            lines.append(String(format: "the phone's focus: %.3f,%.3f of the photo", focus.x, focus.y)
+                + (focus.blurOverDepthRange.map { String(format: "; its blur %.2f%% of the width from nearest to farthest", $0 * 100) } ?? "")
+                + " (Lens Blur's GFocus; render starts there)")
+        }
         lines.append(livePhoto.map { $0.lines.joined(separator: "\n") } ?? "not a Live Photo or Motion Photo")
         return lines.joined(separator: "\n")
     }
