@@ -102,6 +102,23 @@ import Testing
         #expect(lines.count == 1 && lines[0].contains("portraitMatte, semanticMattes"), "\(run.output)\n\(run.errors)")
     }
 
+    /// Issue 57 (9): a code fence opened and never closed turned a whole page into code. Every page a
+    /// newcomer reads (README, docs, each folder's README) closes each fence it opens.
+    @Test func everyPageClosesItsCodeFences() throws {
+        let root = TestEnvironment.packageRoot
+        var pages = [root.appendingPathComponent("README.md"), root.appendingPathComponent("ARCHITECTURE.md")]
+        for folder in ["docs", "Sources", "Plugins"] {
+            let walker = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            pages += (walker?.compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "md" }
+        }
+        #expect(pages.count > 40, "\(pages.count) pages found")
+        for page in pages {
+            let fences = try String(contentsOf: page, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("```") }.count
+            #expect(fences % 2 == 0, "\(page.path): \(fences) fence lines, one left open")
+        }
+    }
+
     @Test func versionListsTheLibraries() {
         let version = mattebox("--version")
         for name in ["mattebox ", "plugin ABI 1.", "libvips 8.", "libheif 1.", "OpenCV 4."] {

@@ -138,6 +138,19 @@ import Testing
         #expect(refused.status == 64 && refused.errors.contains("--trusted-proxy"), "\(refused.status) \(refused.errors)")
     }
 
+    /// Issue 57 (5): a script finds the token where serve starts: it prints the header to send.
+    @Test func serveTellsScriptsTheToken() throws {
+        let app = try ServedApp()
+        var said = ""
+        for _ in 0..<3 {
+            guard let line = try? app.process.receiveLine(timeout: 10) else { break }
+            said += String(decoding: line, as: UTF8.self) + "\n"
+            if said.contains("X-Mattebox-Token") { break }
+        }
+        #expect(said.contains("X-Mattebox-Token: \(app.token)"), "\(said)")
+        #expect(try app.send("POST", "/api/session/resume", headers: ["X-Mattebox-Token: \(app.token)"]).status == 200)
+    }
+
     /// Another site's page cannot use the app as an image oracle: its `<img>` requests carry
     /// Sec-Fetch-Site or a foreign Referer; a link followed to the page itself still opens it.
     @Test func requestsFromAnotherSitesPageAreRefused() throws {
