@@ -13,6 +13,8 @@ final class PortraitEffect: PhotoProcessor {
     static let alphaRole = "org.mpeg.alpha"
     /// Lens Blur's GImage: the photo before the phone's own blur.
     static let unblurredRole = "com.google.gimage"
+    /// An iPhone's HDR gain map: rendered like the primary, so an HDR screen shows the same blur.
+    static let gainMapRole = "com.apple.hdrgainmap"
     /// What describes the photo as it was shot, and not the rendered pixels.
     static let sceneRoles = [
         MBX_ROLE_DEPTH, MBX_ROLE_DISPARITY, MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE,
@@ -107,6 +109,57 @@ final class PortraitEffect: PhotoProcessor {
             focusPoint = (parts[0], parts[1])
         }
         background = try Self.background(parameters)
+    }
+
+    /// The HDR gain map rendered as the primary was (the same focus, depth and blur, at the map's own
+    /// size, without highlight bloom: its values are gains, not light), so an HDR screen does not bring
+    /// the background's detail back sharp; left out for a new background or a cut-out, whose light it
+    /// does not describe. What happened, for the note (nil without a gain map).
+    private func renderGainMap(
+        of photo: PluginPhoto, primary: PluginImage, options: mbx_cv_portrait_effect_options,
+        focusedAt primaryResult: mbx_cv_portrait_effect_result, matte: inout mbx_cv_image?, depth: inout mbx_cv_image?
+    ) throws -> String? {
+        guard let gain = photo.image(Self.gainMapRole) else { return nil }
+        guard case .blur = background, gain.channels == 1, gain.format == mbx_sample_format(MBX_SAMPLE_U8) else {
+            try photo.removeImage(Self.gainMapRole)
+            return "the HDR gain map left out: it describes the photo's own light, not \(backgroundName)"
+        }
+        let (width, height) = (gain.width, gain.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for (x, value) in gain.row(y, as: UInt8.self).prefix(width).enumerated() {
+                let at = (y * width + x) * 3
+                (pixels[at], pixels[at + 1], pixels[at + 2]) = (value, value, value)
+            }
+        }
+        // The primary's focal plane and sharp band, not one chosen again from the gain map's own detail.
+        var settings = options
+        settings.highlights = 0
+        settings.background_image = nil
+        settings.focus = MBX_CV_FOCUS_DISPARITY
+        settings.focus_disparity = primaryResult.focus_disparity
+        settings.focus_band = primaryResult.sharp_band
+        var result = mbx_cv_portrait_effect_result()
+        var error = mbx_cv_error()
+        var noAlpha = mbx_cv_plane()
+        let status = pixels.withUnsafeMutableBytes { buffer -> Int32 in
+            var view = mbx_cv_image(
+                data: buffer.baseAddress, width: Int32(width), height: Int32(height), channels: 3, format: gain.visionImage.format,
+                stride: width * 3)
+            var output = view // the same memory: the effect renders in place
+            return withOptionalPointer(&matte) { mattePointer in
+                withOptionalPointer(&depth) { depthPointer in
+                    mbx_cv_portrait_effect(&view, mattePointer, depthPointer, &settings, &output, &noAlpha, &result, &error)
+                }
+            }
+        }
+        guard status == 0 else { throw PluginError("portrait effect on the HDR gain map: \(error.text)") }
+        let rendered = try photo.createImage(Self.gainMapRole, width: width, height: height, channels: 1, format: gain.format)
+        for y in 0..<height {
+            let row = rendered.row(y, as: UInt8.self)
+            for x in 0..<width { row[x] = pixels[(y * width + x) * 3] }
+        }
+        return "the HDR gain map rendered alike (\(width)x\(height))"
     }
 
     /// The f-number whose blur matches a phone's: `blur` is its radius (a share of the width) between
@@ -265,6 +318,7 @@ final class PortraitEffect: PhotoProcessor {
             }
         }
         guard status == 0 else { throw PluginError("portrait effect: \(error.text)") }
+        let gainNote = try renderGainMap(of: photo, primary: primary, options: options, focusedAt: result, matte: &matteView, depth: &depthView)
 
         let focusFrom: String
         switch result.focus_from {
@@ -283,6 +337,7 @@ final class PortraitEffect: PhotoProcessor {
         }
         if unblurred != nil { note += "; rendered from the photo before the phone's own blur (Lens Blur's GImage)" }
         if !phoneChose.isEmpty { note += "; the phone's own \(phoneChose.joined(separator: " and ")) (Lens Blur's GFocus)" }
+        if let gainNote { note += "; \(gainNote)" }
         let ground = withUnsafeBytes(of: result.depth_note) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         if !ground.isEmpty { note += "; \(ground)" }
         if matte != nil, measured == nil {

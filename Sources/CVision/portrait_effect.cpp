@@ -165,6 +165,11 @@ float focalPlane(const PortraitScene &scene, const mbx_cv_portrait_effect_option
     const double toWorking = double(working.width) / scene.size.width;
     const int longSide = std::max(working.width, working.height);
     const bool swaps = options->orientation >= 5 && options->orientation <= 8;
+    if (options->focus == MBX_CV_FOCUS_DISPARITY) {
+        result->focus_from = MBX_CV_FOCUSED_ON_DISPARITY;
+        depthOfField = float(std::clamp(options->focus_band, 0.0, 1.0));
+        return float(std::clamp(options->focus_disparity, 0.0, 1.0));
+    }
     if (options->focus == MBX_CV_FOCUS_POINT) {
         cv::Rect point(int(std::clamp(options->focus_x, 0.0, 0.999) * (swaps ? working.height : working.width)),
                        int(std::clamp(options->focus_y, 0.0, 0.999) * (swaps ? working.width : working.height)), 1, 1);

@@ -227,12 +227,14 @@ int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *o
 
 #define MBX_CV_FOCUS_SUBJECT 0 /* the face, else the matte, else the near region of the depth */
 #define MBX_CV_FOCUS_POINT 1   /* focus_x, focus_y */
+#define MBX_CV_FOCUS_DISPARITY 2 /* focus_disparity, focus_band: an earlier render's plane (a gain map follows its primary) */
 
 /* Where the focus was taken from (mbx_cv_portrait_effect_result.focus_from). */
 #define MBX_CV_FOCUSED_ON_POINT 0
 #define MBX_CV_FOCUSED_ON_FACE 1
 #define MBX_CV_FOCUSED_ON_MATTE 2
 #define MBX_CV_FOCUSED_ON_NEAR_REGION 3
+#define MBX_CV_FOCUSED_ON_DISPARITY 4
 
 typedef struct mbx_cv_portrait_effect_options {
     double aperture;        /* f-number within the plugin descriptor's range: its smallest opening renders no blur */
@@ -247,6 +249,8 @@ typedef struct mbx_cv_portrait_effect_options {
     float colour[3];        /* RGB 0...1, for MBX_CV_BACKGROUND_COLOUR */
     const mbx_cv_image *background_image; /* upright pixels (any size; mbx_image_file.h reads a file),
                                              scaled to cover the photo, for MBX_CV_BACKGROUND_IMAGE */
+    double focus_disparity, focus_band; /* for MBX_CV_FOCUS_DISPARITY: the plane on the 0...1 scale and
+                                           the disparity kept sharp either side (an earlier result's) */
 } mbx_cv_portrait_effect_options;
 
 typedef struct mbx_cv_portrait_effect_result {
