@@ -5,8 +5,10 @@ import MatteboxVisionPluginKit
 /// for the person around the largest face, and the sky. Like iOS the person
 /// mattes are made only when a face is found, teeth only when the mouth
 /// shows them, and the sky only when it shows; the photo gets a note for each
-/// matte left out and why. The glasses matte comes from a face parser only
-/// (`model: faceparser`): the classical method makes none.
+/// matte left out and why. With the face parser installed (`mattebox models
+/// install faceparser`) it makes the hair, skin, teeth and glasses mattes by
+/// default; without it, colour models and GrabCut make the first three and no
+/// glasses matte is made.
 final class SemanticMattes: PhotoProcessor {
     static let roles = [
         "hair": MBX_ROLE_HAIR_MATTE, "skin": MBX_ROLE_SKIN_MATTE, "teeth": MBX_ROLE_TEETH_MATTE,
@@ -26,7 +28,7 @@ final class SemanticMattes: PhotoProcessor {
 
     static let description = ProcessorDescription(
         id: "org.mattebox.semantic-mattes", name: "Semantic mattes",
-        summary: "Hair, skin and teeth mattes around the largest face (colour models, GrabCut, guided filter; or an ONNX face parser) and the sky matte",
+        summary: "Hair, skin, teeth and glasses mattes around the largest face (a face parser through cv::dnn, or colour models and GrabCut) and the sky matte",
         vendor: "Mattebox", license: "MIT", version: (1, 0, 0), threadSafety: .concurrent,
         inputs: [
             Port(role: MBX_ROLE_PRIMARY, description: "the photo; faces are looked for upright (EXIF orientation)"),
@@ -52,13 +54,14 @@ final class SemanticMattes: PhotoProcessor {
                 crop: 2.5, classes: NamedModel.faceparser.classes,
                 classesHelp: "which model classes make which matte: MATTE=CLASS[,CLASS...] separated by ';' "
                     + "(default: the CelebAMask-HQ labels of common face parsers: skin 1, ears 7 and 8, nose 10, neck 14, "
-                    + "inner mouth 11, hair 17, glasses 6; `model: faceparser` sets them itself)"))
+                    + "inner mouth 11, hair 17, glasses 6; `model: faceparser` sets them itself)",
+                automatic: .faceparser))
 
     private let settings: VisionParameters
     private let wanted: Set<String>
     private let replace: Bool
     private let browsInHair: Bool
-    private let model: SegmentationModel?
+    private var model: SegmentationModel?
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
@@ -69,7 +72,9 @@ final class SemanticMattes: PhotoProcessor {
             throw PluginError("mattes takes hair, skin, teeth, glasses and/or sky, comma-separated", status: MBX_ERR_INVALID_ARGUMENT)
         }
         wanted = Set(names)
-        model = try SegmentationModel(parameters, names: SemanticMattes.personMattes)
+        model = try SegmentationModel(parameters, names: SemanticMattes.personMattes, automatic: .faceparser)
+        // The face parser labels eyebrows apart (CelebAMask-HQ's classes 2 and 3); `brows` counts them as hair.
+        if browsInHair, model?.named?.name == NamedModel.faceparser.name { model?.classes["hair", default: []] += [2, 3] }
         // Glasses come only from a model that names them; by default they are left out with a note.
         if let model, let missing = wanted.intersection(SemanticMattes.personMattes).subtracting(model.classes.keys)
             .subtracting(["glasses"]).sorted().first
@@ -95,7 +100,7 @@ final class SemanticMattes: PhotoProcessor {
                 } else {
                     var left = personTodo
                     // Hands, arms, legs or feet without a face: skin from the person matte, as iOS does.
-                    if left.contains("skin"), model == nil, photo.image(MBX_ROLE_PORTRAIT_MATTE) != nil {
+                    if left.contains("skin"), photo.image(MBX_ROLE_PORTRAIT_MATTE) != nil {
                         left.remove("skin")
                         if let note = try skinWithoutFace(view: &view, options: &options, size: (width, height), photo: photo) {
                             notes.append(note)
@@ -132,7 +137,7 @@ final class SemanticMattes: PhotoProcessor {
             todo.remove("glasses")
             absent.append(
                 model == nil
-                    ? "no glasses matte: only a face parser makes one (mattebox models install faceparser, then model: faceparser)"
+                    ? "no glasses matte: only the face parser makes one (mattebox models install faceparser)"
                     : "no glasses matte: the model's classes name none")
         }
         guard !todo.isEmpty else { return absent }
@@ -228,8 +233,15 @@ final class SemanticMattes: PhotoProcessor {
         planes: [String: mbx_cv_plane], photo: PluginPhoto
     ) throws -> (teethShow: Bool, notes: [String]) {
         if let model {
-            try model.run(&view, options: &options, face: face.box, planes: planes)
-            return (face.box.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false, [])
+            // Hair falls past the parser's square, and hands and arms show the face's skin: both go on over the person.
+            let person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage
+            try model.run(
+                &view, options: &options, face: face.box, planes: planes, person: person,
+                surfaces: ["hair": Int32(MBX_CV_SURFACE_HAIR), "skin": Int32(MBX_CV_SURFACE_SKIN)])
+            try photo.setString("note.semanticMattesMethod", model.method)
+            let notes = person == nil && (planes["hair"] != nil || planes["skin"] != nil)
+                ? ["no portrait matte, so hair and skin stop at the edge of the square the face parser saw"] : []
+            return (face.box.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false, notes)
         }
         var request = mbx_cv_semantic_planes()
         request.brows_in_hair = browsInHair ? 1 : 0
@@ -247,9 +259,10 @@ final class SemanticMattes: PhotoProcessor {
         guard status == 0 else { throw PluginError("semantic mattes: \(error.text)") }
         try photo.setString(
             "note.semanticMattesMethod",
-            request.landmarks_found != 0
+            (request.landmarks_found != 0
                 ? "face mesh (MediaPipe's 468 landmarks, cv::dnn)"
                 : "face box layout" + (settings.faces.landmarkModel == nil ? " (mattebox models install facemesh for the face mesh)" : ""))
+                + (NamedModel.faceparser.installedFile() == nil ? "; mattebox models install faceparser for the face parser" : ""))
         var notes: [String] = []
         if settings.faces.landmarkModel != nil, request.landmarks_found == 0 {
             notes.append("the face mesh did not take the face for one, so its parts were laid out on the face's box")

@@ -4,8 +4,9 @@
 # matte, as in a pipeline), and Depth from a stereo pair (matched at the
 # long side each quality uses: 512, 768, 1024 px). One worker (-j 1),
 # stage times from `process --report`; the table gives the median over the
-# photos; the semantic mattes both with the face mesh (when installed) and
-# laid out on the face's box (landmarks: none). Inputs: OpenCV's messi5.jpg and, when ../shared is beside the
+# photos; the semantic mattes by default (the face parser when installed),
+# by the classical method with the face mesh (model: none) and laid out on
+# the face's box (model: none, landmarks: none). Inputs: OpenCV's messi5.jpg and, when ../shared is beside the
 # checkout, LaPa and four FASSEG faces, all upscaled to 4032x3024 or
 # 3024x4032 (no 12 MP face photo ships in a Debian package); OpenCV's aloe
 # stereo pair upscaled to 4032x3496.
@@ -31,8 +32,8 @@ s=[st['seconds'] for p in d['photos'] for st in p.get('stages',[]) if st['plugin
 print(f'{statistics.median(s):.2f} ({len(s)})' if s else 'n/a')" "$@"; }
 
 {
-    echo "| effort | portrait matte s | semantic mattes s (face mesh when installed) | semantic mattes s (box layout) | depth (stereo) s |"
-    echo "|---|---|---|---|---|"
+    echo "| effort | portrait matte s | semantic mattes s (default: face parser when installed) | semantic mattes s (classical, face mesh) | semantic mattes s (classical, box layout) | depth (stereo) s |"
+    echo "|---|---|---|---|---|---|"
 } > "$table"
 for effort in speed balanced quality; do
     case $effort in speed) long=512 ;; balanced) long=768 ;; quality) long=1024 ;; esac
@@ -44,12 +45,19 @@ stages:
   - plugin: org.mattebox.semantic-mattes
     params: { effort: $effort }
 EOF
+    cat > "$work/classical.yaml" <<EOF
+stages:
+  - plugin: org.mattebox.portrait-matte
+    params: { effort: $effort }
+  - plugin: org.mattebox.semantic-mattes
+    params: { effort: $effort, model: none }
+EOF
     cat > "$work/layout.yaml" <<EOF
 stages:
   - plugin: org.mattebox.portrait-matte
     params: { effort: $effort }
   - plugin: org.mattebox.semantic-mattes
-    params: { effort: $effort, landmarks: none }
+    params: { effort: $effort, model: none, landmarks: none }
 EOF
     cat > "$work/depth.yaml" <<EOF
 stages:
@@ -57,10 +65,11 @@ stages:
     params: { long-side: $long }
 EOF
     "$mattebox" process "$faces" -o "$work/out-$effort" --pipeline "$work/mattes.yaml" -j 1 --report "$work/mattes-$effort.json" > /dev/null
+    "$mattebox" process "$faces" -o "$work/classical-$effort" --pipeline "$work/classical.yaml" -j 1 --report "$work/classical-$effort.json" > /dev/null
     "$mattebox" process "$faces" -o "$work/layout-$effort" --pipeline "$work/layout.yaml" -j 1 --report "$work/layout-$effort.json" > /dev/null
     "$mattebox" process "$stereo/aloe.png" --aux "org.mattebox.stereo-right=$stereo/aloe-right.png" -o "$work/out-$effort" \
         --pipeline "$work/depth.yaml" -j 1 --report "$work/depth-$effort.json" > /dev/null
-    echo "| $effort | $(median "$work/mattes-$effort.json" org.mattebox.portrait-matte) | $(median "$work/mattes-$effort.json" org.mattebox.semantic-mattes) | $(median "$work/layout-$effort.json" org.mattebox.semantic-mattes) | $(median "$work/depth-$effort.json" org.mattebox.depth) |" >> "$table"
+    echo "| $effort | $(median "$work/mattes-$effort.json" org.mattebox.portrait-matte) | $(median "$work/mattes-$effort.json" org.mattebox.semantic-mattes) | $(median "$work/classical-$effort.json" org.mattebox.semantic-mattes) | $(median "$work/layout-$effort.json" org.mattebox.semantic-mattes) | $(median "$work/depth-$effort.json" org.mattebox.depth) |" >> "$table"
 done
 method=$(python3 -c "import json,sys
 d=json.load(open(sys.argv[1]))

@@ -13,10 +13,14 @@
 namespace mbx {
 
 WorkingFrame WorkingFrame::make(const mbx_cv_image &image, const mbx_cv_matte_options &options) {
-    WorkingFrame frame;
-    frame.orientation = options.orientation >= 1 && options.orientation <= 8 ? options.orientation : 1;
     const int longSide = options.effort <= 0 ? 384 : options.effort == 1 ? 512 : 768;
-    frame.scale = std::min(1.0, double(longSide) / std::max(image.width, image.height));
+    return atScale(image, options.orientation, double(longSide) / std::max(image.width, image.height));
+}
+
+WorkingFrame WorkingFrame::atScale(const mbx_cv_image &image, int orientation, double scale) {
+    WorkingFrame frame;
+    frame.orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
+    frame.scale = std::min(1.0, scale);
     const cv::Size size(std::max(1, int(std::lround(image.width * frame.scale))),
                         std::max(1, int(std::lround(image.height * frame.scale))));
     cv::Mat small = toBGR8(image, "photo", frame.scale < 1 ? size : cv::Size());

@@ -17,6 +17,8 @@ struct WorkingFrame {
     double scale = 1;
 
     static WorkingFrame make(const mbx_cv_image &image, const mbx_cv_matte_options &options);
+    /// The photo at `scale` of its stored size (at most 1), upright.
+    static WorkingFrame atScale(const mbx_cv_image &image, int orientation, double scale);
     /// A face rectangle in stored pixels, in this frame's coordinates.
     cv::Rect toWorking(const mbx_cv_rect &face) const;
     /// A rectangle of this frame in stored pixels.
@@ -103,5 +105,19 @@ cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, const BorderBack
 
 /// Softens a hard mask along the image's edges (guided filter), 0...255.
 cv::Mat softEdges(const cv::Mat &colour, const cv::Mat &mask, int radius);
+
+/// Carries a matte a model made inside `region` (a face parser's square) on
+/// over the person (0/255, the working frame) outside it, by the colours the
+/// matte holds inside: when `joined`, the pieces joined to it (hair falling
+/// past the square), else every piece of the person in its colours at least
+/// an eighth of a face wide (hands, arms).
+void continueBeyondRegion(cv::Mat &matte, const cv::Rect &region, const cv::Mat &lab, const cv::Mat &person,
+                          bool joined, int faceWidth);
+
+/// Takes a beard or moustache out of a hard skin mask (0/255): sizeable
+/// pieces below the nose, on the face's skin (`ground`, 0/255: not the neck),
+/// nearer in colour to the eyebrows (`brows`, 0/255) than to the upper face's
+/// bare skin.
+void leaveOutBeard(cv::Mat &skin, const cv::Mat &lab, const cv::Rect &face, const cv::Mat &brows, const cv::Mat &ground);
 
 } // namespace mbx

@@ -4,7 +4,10 @@
 // replaces the classical methods when it is set. The photo is turned upright, cropped around the face
 // when the model expects a face, fitted to the model's input,
 // normalised, run, and the class probabilities are pasted back as soft
-// mattes, upsampled along the photo's edges.
+// mattes (a matting network's alpha as it is; a classifier's classes solid
+// where they win, soft along the photo's edges), upsampled along the photo's
+// edges; beyond a face crop, hair and skin go on over the portrait matte
+// and a beard is left out of skin (parsed_surfaces.cpp).
 #include "bridge.hpp"
 #include "matte_steps.hpp"
 #include "network.hpp"
@@ -109,6 +112,20 @@ cv::Rect modelRegion(const cv::Size &frame, const cv::Rect &face, double crop) {
     return region;
 }
 
+/// Where the given classes win together, 0/255 in the working frame (0 outside the region).
+cv::Mat classesWin(const std::vector<cv::Mat> &classes, const int *list, int count, const cv::Rect &region,
+                   cv::Size frame) {
+    cv::Mat mask = cv::Mat::zeros(frame, CV_8U);
+    if (!list || count <= 0) return mask;
+    cv::Mat sum = cv::Mat::zeros(classes[0].size(), CV_32F);
+    for (int k = 0; k < count; k++)
+        if (list[k] >= 0 && list[k] < int(classes.size())) sum += classes[list[k]];
+    cv::Mat resized;
+    cv::resize(sum, resized, region.size(), 0, 0, cv::INTER_LINEAR);
+    cv::Mat(resized > 0.5f).copyTo(mask(region));
+    return mask;
+}
+
 } // namespace
 
 } // namespace mbx
@@ -123,6 +140,14 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
         if (model->input_width <= 0 || model->input_height <= 0 || model->input_width > 4096 || model->input_height > 4096)
             throw mbx::Failure{path + ": the model's input size must be between 1 and 4096"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
+        if (model->crop > 0 && face.width > 0) {
+            // The model should see the face's square at its own input size or finer, not a working
+            // frame's few pixels stretched up; the frame grows for that, to at most 2048 pixels long.
+            const double sharp = double(std::max(model->input_width, model->input_height)) / (model->crop * face.width);
+            const double largest = 2048.0 / std::max(image->width, image->height);
+            if (sharp > frame.scale && largest > frame.scale)
+                frame = mbx::WorkingFrame::atScale(*image, options->orientation, std::min(sharp, largest));
+        }
         cv::Rect region = mbx::modelRegion(frame.colour.size(), frame.toWorking(face), model->crop);
         cv::Rect content = mbx::inputContent(region.size(), *model);
         const cv::Mat output = mbx::runNetwork(path, mbx::inputBlob(frame.colour(region), *model, content), {}, "the model",
@@ -135,7 +160,16 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
         content &= cv::Rect(0, 0, output.size[3], output.size[2]);
         if (content.area() <= 0) throw mbx::Failure{path + ": the model's output is empty"};
         for (auto &c : classes) c = c(content);
-        cv::Mat guide;
+        cv::Mat guide, person;
+        if (model->person && model->crop > 0) {
+            cv::Mat given = mbx::upright(mbx::toGrey8(*model->person, "portrait matte"), frame.orientation);
+            cv::resize(given, person, frame.colour.size(), 0, 0, cv::INTER_AREA);
+            person = person > 127;
+        }
+        const cv::Mat lab = model->crop > 0 && classes.size() > 1 ? mbx::toLab(frame.colour) : cv::Mat();
+        const cv::Rect faceBox = frame.toWorking(face);
+        const int edgeRadius =
+            std::max(2, model->crop > 0 ? faceBox.width / 48 : std::max(frame.colour.cols, frame.colour.rows) / 200);
         for (int i = 0; i < output_count; i++) {
             cv::Mat sum = cv::Mat::zeros(classes[0].size(), CV_32F);
             for (int k = 0; k < outputs[i].class_count; k++) {
@@ -150,6 +184,22 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
             cv::resize(matte8, resized, region.size(), 0, 0, cv::INTER_LINEAR);
             cv::Mat full = cv::Mat::zeros(frame.colour.size(), CV_8U);
             resized.copyTo(full(region));
+            if (classes.size() > 1) {
+                // Class scores are not an alpha: the matte is where the summed classes win (as Apple's mattes
+                // are solid inside), carried on beyond the crop, then softened along the photo's own edges.
+                full = full > 127;
+                const int surface = outputs[i].surface;
+                if (surface == MBX_CV_SURFACE_SKIN && model->crop > 0)
+                    mbx::leaveOutBeard(
+                        full, lab, faceBox,
+                        mbx::classesWin(classes, model->facial_hair_classes, model->facial_hair_class_count, region,
+                                        frame.colour.size()),
+                        mbx::classesWin(classes, model->beard_ground_classes, model->beard_ground_class_count, region,
+                                        frame.colour.size()));
+                if ((surface == MBX_CV_SURFACE_HAIR || surface == MBX_CV_SURFACE_SKIN) && !person.empty())
+                    mbx::continueBeyondRegion(full, region, lab, person, surface == MBX_CV_SURFACE_HAIR, faceBox.width);
+                full = mbx::softEdges(frame.colour, full, edgeRadius);
+            }
             const cv::Size size(outputs[i].plane.width, outputs[i].plane.height);
             if (outputs[i].plane.data && guide.size() != size) guide = mbx::photoAt(*image, size); // once for same-size planes
             mbx::writePlaneGuided(full, guide, frame.orientation, outputs[i].plane);

@@ -5,7 +5,8 @@
 // seed a colour model of this photo's sky, which then claims the smooth
 // pixels of the same colours joined to them (haze near the horizon, clouds
 // like the seeds) and the sky-coloured band next to rooftops that the
-// texture measure leaves out; holes such as birds, and clouds cut by the
+// texture measure leaves out; a region running along the frame's bottom
+// (or, for white sky, colours that do) is a backdrop or a wall, not sky; holes such as birds, and clouds cut by the
 // frame's edge, are filled, the person is held out, and the edges are
 // softened along the photo (branches against the sky).
 #include "bridge.hpp"
@@ -54,6 +55,23 @@ cv::Mat fromAbove(const cv::Mat &mask, bool groundFree, int smallest = 0) {
                 stats.at<int>(label, cv::CC_STAT_AREA) >= smallest)
                 out.at<uchar>(y, x) = 255;
         }
+    return out;
+}
+
+/// The components of `mask` that touch the frame's bottom rows along a quarter of its width or more.
+cv::Mat floors(const cv::Mat &mask) {
+    cv::Mat labels;
+    const int count = cv::connectedComponents(mask, labels, 8, CV_32S);
+    const int band = std::max(1, mask.rows / 50);
+    std::vector<int> touched(count, 0);
+    for (int x = 0; x < mask.cols; x++) {
+        int label = 0;
+        for (int y = mask.rows - band; y < mask.rows && label == 0; y++) label = labels.at<int>(y, x);
+        touched[label]++;
+    }
+    cv::Mat out = cv::Mat::zeros(mask.size(), CV_8U);
+    for (int label = 1; label < count; label++)
+        if (touched[label] * 4 >= mask.cols) out.setTo(255, labels == label);
     return out;
 }
 
@@ -142,7 +160,11 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth, dou
     const bool blueSky = model.mean[2] < -8;
     cv::Mat skyColoured = like & (blueSky ? cv::Mat(L > 0.0f) : cv::Mat(L > bright - 10));
     if (!person.empty()) skyColoured &= ~person;
-    cv::Mat grown = seeds | (skyColoured & (roughness < 9.0f));
+    const cv::Mat smoothSkyColoured = skyColoured & (roughness < 9.0f);
+    // A white or grey "sky" whose colours also run on, smooth, along the frame's bottom is a backdrop
+    // or a room's wall (an object shot on white): indoors, not sky.
+    if (!blueSky && cv::countNonZero(floors(smoothSkyColoured)) > 0) return cv::Mat::zeros(colour.size(), CV_8U);
+    cv::Mat grown = seeds | smoothSkyColoured;
     cv::Mat sky = fromAbove(grown, false);
     if (blueSky) {
         cv::Mat gaps = grown & smoothBlue;
@@ -155,6 +177,10 @@ cv::Mat skyMask(const cv::Mat &colour, const cv::Mat &person, int faceWidth, dou
     cv::Mat band;
     cv::dilate(sky, band, disc(5));
     sky |= band & skyColoured;
+    // Sky lies behind and above what stands on the ground: a region that runs on down to the frame's
+    // bottom along a quarter of its width or more is a backdrop, a floor or a wall, however blue or
+    // bright (an object shot on white). Sky seen looking up may reach a bottom corner, no more.
+    sky &= ~floors(sky);
     fillSmallHoles(sky, area / 20); // birds, clouds
     return sky;
 }

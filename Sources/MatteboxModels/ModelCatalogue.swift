@@ -137,7 +137,7 @@ package enum ModelCatalogue {
             + "79999_iter.pth is face-parsing.PyTorch's (github.com/zllrunning/face-parsing.PyTorch, MIT), trained on "
             + "CelebAMask-HQ (images for non-commercial research and education only)",
         inputSize: 512, fileName: "face-parser-512.onnx",
-        usedBy: "org.mattebox.semantic-mattes with `model: faceparser` (hair, skin, teeth and glasses)",
+        usedBy: "org.mattebox.semantic-mattes by default once installed (hair, skin, teeth and glasses)",
         format: .bisenetFromPyTorch,
         check: ConversionCheck(seed: 20_261_127, outputs: [:], tolerance: 0.001))
 

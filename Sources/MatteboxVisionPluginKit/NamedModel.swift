@@ -17,6 +17,11 @@ package struct NamedModel: Sendable {
     package var std: (Float, Float, Float)
     package var crop: Double
     package var classes: String
+    /// Classes of hair on the face the model labels apart from skin (eyebrows): their colours tell
+    /// a beard, which a face parser trained on CelebAMask-HQ calls skin.
+    package var facialHair: [Int32] = []
+    /// Classes a beard grows on (the face's skin, not the neck).
+    package var beardGround: [Int32] = []
 
     /// MODNet: RGB, (x − 127.5) / 127.5, a 512 px square of the whole photo, one alpha channel.
     package static let modnet = NamedModel(
@@ -29,7 +34,8 @@ package struct NamedModel: Sendable {
     /// glasses frames and lenses.
     package static let faceparser = NamedModel(
         name: "faceparser", title: "BiSeNet face parsing", fileName: "face-parser-512.onnx", inputSize: 512,
-        mean: (0.485, 0.456, 0.406), std: (0.229, 0.224, 0.225), crop: 2.5, classes: "skin=1,7,8,10,14;hair=17;teeth=11;glasses=6")
+        mean: (0.485, 0.456, 0.406), std: (0.229, 0.224, 0.225), crop: 2.5, classes: "skin=1,7,8,10,14;hair=17;teeth=11;glasses=6",
+        facialHair: [2, 3], beardGround: [1])
 
     /// Segmentation models a `model` parameter may name.
     package static let known = [modnet, faceparser]

@@ -30,7 +30,10 @@ package struct SegmentationModel {
     }
 
     package let path: String
-    package let classes: [String: [Int32]]
+    /// Which model classes make which matte; a plugin may add to them (eyebrows to hair).
+    package var classes: [String: [Int32]]
+    /// The installed model named, or nil for a file the user gave.
+    package let named: NamedModel?
     /// What made the matte, for the photo's notes: "MODNet portrait matting (cv::dnn)", or the file.
     package let method: String
     private var options: mbx_cv_model_options
@@ -59,6 +62,7 @@ package struct SegmentationModel {
                     "model: \(value) is not installed; run `mattebox models install \(value)`", status: MBX_ERR_INVALID_ARGUMENT)
             }
             path = file
+            self.named = named
             method = "\(named.title) (cv::dnn)"
             options = mbx_cv_model_options()
             (options.input_width, options.input_height) = (named.inputSize, named.inputSize)
@@ -69,6 +73,7 @@ package struct SegmentationModel {
             return
         }
         path = value
+        named = nil
         method = "the ONNX model \(value) (cv::dnn)"
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw PluginError("model: \(path) does not exist or cannot be read", status: MBX_ERR_INVALID_ARGUMENT)
@@ -89,23 +94,37 @@ package struct SegmentationModel {
         classes = try SegmentationModel.classMap(parameters.string("model-classes"), names: names)
     }
 
-    /// Runs the model and writes each named matte's plane.
+    /// Runs the model and writes each named matte's plane. `surfaces` says which
+    /// are hair and skin (MBX_CV_SURFACE_*): with a face crop and the person's
+    /// matte they go on past the crop over the person, and skin leaves a beard out.
     package func run(
         _ image: inout mbx_cv_image, options matteOptions: inout mbx_cv_matte_options, face: mbx_cv_rect,
-        planes: [String: mbx_cv_plane]
+        planes: [String: mbx_cv_plane], person: mbx_cv_image? = nil, surfaces: [String: Int32] = [:]
     ) throws {
         let wanted = planes.keys.sorted().filter { classes[$0] != nil }
         let classLists = wanted.map { classes[$0]! }
         var model = options
+        var person = person ?? mbx_cv_image()
+        let hasPerson = person.data != nil
+        let facialHair = named?.facialHair ?? [], beardGround = named?.beardGround ?? []
         try path.withCString { path in
             model.path = path
-            try withClassPointers(classLists) { pointers in
+            try withClassPointers(classLists + [facialHair, beardGround]) { pointers in
+                model.facial_hair_classes = pointers[classLists.count].baseAddress
+                model.facial_hair_class_count = Int32(facialHair.count)
+                model.beard_ground_classes = pointers[classLists.count + 1].baseAddress
+                model.beard_ground_class_count = Int32(beardGround.count)
                 var outputs = zip(wanted, pointers).map { name, list in
-                    mbx_cv_model_output(plane: planes[name]!, classes: list.baseAddress, class_count: Int32(list.count))
+                    mbx_cv_model_output(
+                        plane: planes[name]!, classes: list.baseAddress, class_count: Int32(list.count),
+                        surface: surfaces[name] ?? Int32(MBX_CV_SURFACE_OTHER))
                 }
                 var error = mbx_cv_error()
-                guard mbx_cv_model_mattes(&image, &matteOptions, face, &model, &outputs, Int32(outputs.count), &error) == 0
-                else { throw PluginError("segmentation model: \(error.text)") }
+                let status = withUnsafePointer(to: &person) { personPointer in
+                    model.person = hasPerson ? personPointer : nil
+                    return mbx_cv_model_mattes(&image, &matteOptions, face, &model, &outputs, Int32(outputs.count), &error)
+                }
+                guard status == 0 else { throw PluginError("segmentation model: \(error.text)") }
             }
         }
     }

@@ -26,7 +26,7 @@ struct FaceLandmarkMatteTests {
               - plugin: org.mattebox.portrait-matte
                 params: { model: modnet }
               - plugin: org.mattebox.semantic-mattes
-                params: { landmarks: facemesh, mattes: "hair,skin" }
+                params: { model: none, landmarks: facemesh, mattes: "hair,skin" }
             """).run(&photo)
         let skin = try #require(photo.auxiliary[.skinMatte])
         // Marked by hand. Before the face mesh only the face and neck were skin.
@@ -55,7 +55,7 @@ struct FaceLandmarkMatteTests {
         _ = try BuiltPlugins.runner("""
             stages:
               - plugin: org.mattebox.semantic-mattes
-                params: { landmarks: facemesh, mattes: "hair,skin" }
+                params: { model: none, landmarks: facemesh, mattes: "hair,skin" }
             """).run(&photo)
         let note = photo.metadata.notes["semanticMattes"] ?? ""
         #expect(note.contains("the portrait matte missed the face"), "\(note)")
@@ -84,7 +84,7 @@ struct FaceLandmarkMatteTests {
         _ = try BuiltPlugins.runner("""
             stages:
               - plugin: org.mattebox.semantic-mattes
-                params: { landmarks: facemesh, pose: pose, mattes: "hair,skin" }
+                params: { model: none, landmarks: facemesh, pose: pose, mattes: "hair,skin" }
             """).run(&photo)
         let note = photo.metadata.notes["semanticMattes"] ?? ""
         #expect(note.contains("the portrait matte misses the right wrist"), "\(note)")

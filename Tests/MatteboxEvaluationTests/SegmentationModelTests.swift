@@ -49,16 +49,18 @@ struct SegmentationModelTests {
         let common = "org.mattebox.semantic-mattes\n    params: { scale: 1, mattes: 'hair,skin', model: '\(model)', model-input: 512x320, model-crop: 0, model-mean: '0,0,0', model-std: '1,1,1'"
         let photo = try run(common + ", model-classes: 'hair=1;skin=0' }")
         let hair = try #require(photo.auxiliary[.hairMatte]), skin = try #require(photo.auxiliary[.skinMatte])
-        #expect(agreement(hair, photo.primary) { r, g, _ in r > g } > 0.97)
-        // Softmax: the two classes share each pixel.
-        var sums = 0
+        // Each pixel's class decided by the model (red over green), its edges then softened along the
+        // photo's own, which this pixel-by-pixel model draws everywhere: a few percent move.
+        #expect(agreement(hair, photo.primary) { r, g, _ in r > g } > 0.95)
+        // Class scores are not an alpha: each pixel belongs to the class that wins it, never to both.
+        var oneOfThem = 0
         for y in 0..<hair.height {
-            for x in 0..<hair.width where abs(hair.sample(x: x, y: y) + skin.sample(x: x, y: y) - 255) <= 2 { sums += 1 }
+            for x in 0..<hair.width where (hair.sample(x: x, y: y) >= 128) != (skin.sample(x: x, y: y) >= 128) { oneOfThem += 1 }
         }
-        #expect(Double(sums) / Double(hair.width * hair.height) > 0.99)
+        #expect(Double(oneOfThem) / Double(hair.width * hair.height) > 0.95)
         // The same model fed B, G, R planes sees blue where it expects red.
         let swapped = try run(common + ", model-bgr: true, model-classes: 'hair=1;skin=0' }")
-        #expect(agreement(try #require(swapped.auxiliary[.hairMatte]), swapped.primary) { _, g, b in b > g } > 0.97)
+        #expect(agreement(try #require(swapped.auxiliary[.hairMatte]), swapped.primary) { _, g, b in b > g } > 0.95)
     }
 
     @Test func aFaceCropKeepsTheMatteAroundTheFace() throws {

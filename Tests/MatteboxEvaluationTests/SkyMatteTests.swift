@@ -80,3 +80,18 @@ struct IndoorSkyTests {
         #expect(abs((street.metadata.exif?.exposureValue100 ?? 0) - 14.7) < 0.1)
     }
 }
+
+/// A white backdrop is not sky: the Lens Blur photo of a bronze helmet on a white sheet that
+/// curves down to the table (`../shared/depth-samples`, no EXIF to tell the light) got a sky matte
+/// over the sheet; its colours run along the whole bottom of the frame, which sky's do not.
+@Suite(.enabled(if: TestEnvironment.shared != nil, "../shared/depth-samples is missing"))
+struct BackdropSkyTests {
+    @Test func anObjectShotOnAWhiteSheetHasNoSky() throws {
+        let url = try #require(TestEnvironment.shared).appendingPathComponent("depth-samples/spite__depth-player__greek-helmet.jpg")
+        var photo = try ImageDecoder.decodePhoto(at: url)
+        #expect(photo.metadata.exif?.exposureValue100 == nil, "this photo says nothing of its light")
+        _ = try BuiltPlugins.runner("stages:\n  - plugin: org.mattebox.semantic-mattes\n    params: { mattes: sky }").run(&photo)
+        #expect(photo.auxiliary[.skyMatte] == nil, "the white sheet was taken for sky")
+        #expect(photo.metadata.notes["semanticMattes"]?.contains("no sky found") == true, "\(photo.metadata.notes)")
+    }
+}

@@ -203,12 +203,27 @@ typedef struct mbx_cv_model_options {
     int bgr;                   /* 1: planes in B, G, R order; 0: R, G, B */
     double crop;               /* 0: the whole (upright) photo; k > 0: a square k face widths wide
                                   centred on the face (face parsers expect a face-centred crop) */
+    const mbx_cv_image *person; /* the portrait matte, or NULL: where outputs reach beyond the crop */
+    const int *facial_hair_classes; /* classes of hair on the face labelled apart (eyebrows), whose colours
+                                       tell a beard in a skin output; NULL or count 0: none */
+    int facial_hair_class_count;
+    const int *beard_ground_classes; /* classes a beard grows on (the face's skin, not the neck) */
+    int beard_ground_class_count;
 } mbx_cv_model_options;
+
+/* What a model's output is, for what is done with it beyond the model. */
+enum {
+    MBX_CV_SURFACE_OTHER = 0, /* the model's classes as they are */
+    MBX_CV_SURFACE_HAIR = 1,  /* hair: goes on past a face crop over the person, joined to the hair the model saw */
+    MBX_CV_SURFACE_SKIN = 2   /* skin: a beard's hair left out; every sizeable piece of the person in the
+                                 face's skin colours past a face crop (hands, arms) */
+};
 
 typedef struct mbx_cv_model_output {
     mbx_cv_plane plane;        /* written in stored orientation, 0 outside the region */
     const int *classes;        /* output channels whose probabilities are summed into this matte */
     int class_count;
+    int surface;               /* MBX_CV_SURFACE_*; past the crop needs the person matte */
 } mbx_cv_model_output;
 
 /* Runs the model on the photo turned upright. An output with several
