@@ -15,6 +15,9 @@ DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev li
 .PHONY: all release man deps build models test test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-mattes bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
+# iPhone photos holding Apple's own mattes, for bench-quality's comparison with them
+APPLE_MATTE_PHOTOS = $(EVAL_DIR)/../depth-samples/fidmaa__portrait-analyser__heic_face_data.heic \
+	$(EVAL_DIR)/../heic-samples/openize__iphone_iOS18_tmap+MatteMaps.heic
 
 ## all (the default): what `make install` installs: a release build and the man pages
 all: release man
@@ -169,13 +172,15 @@ bench-mattes: deps
 	@if [ -n "$(BASELINE)" ]; then git worktree remove --force bench-out/baseline; fi
 
 ## bench-quality: stereo, matte and teeth quality on the labelled data in $(EVAL_DIR), stereo on
-## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh, and the sky
-## matte on four opencv-doc photos labelled here (Samples/eval/sky-photos.sh) (release build)
+## two scenes not tuned on, built from Debian packages by Samples/eval/stereo-scenes.sh, the sky
+## matte on four opencv-doc photos labelled here (Samples/eval/sky-photos.sh), and the mattes made
+## anew for two iPhone photos against Apple's own (IoU per matte) (release build)
 bench-quality: deps
 	$(SWIFT) build -c release
 	Samples/eval/stereo-scenes.sh bench-out/stereo-scenes
 	Samples/eval/sky-photos.sh bench-out/sky
-	$$($(SWIFT) build -c release --show-bin-path)/mattebox evaluate $(EVAL_DIR) --stereo-scenes bench-out/stereo-scenes --sky bench-out/sky | tee bench-quality.md
+	$$($(SWIFT) build -c release --show-bin-path)/mattebox evaluate $(EVAL_DIR) --stereo-scenes bench-out/stereo-scenes --sky bench-out/sky \
+		$(foreach photo,$(APPLE_MATTE_PHOTOS),$(if $(wildcard $(photo)),--apple "$(photo)")) | tee bench-quality.md
 
 ## samples: regenerate the small bundled sample photos
 samples: deps

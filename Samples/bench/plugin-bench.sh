@@ -38,27 +38,11 @@ print(f'{statistics.median(s):.2f} ({len(s)})' if s else 'n/a')" "$@"; }
 for effort in speed balanced quality; do
     case $effort in speed) long=512 ;; balanced) long=768 ;; quality) long=1024 ;; esac
     echo "== effort $effort (stereo at $long px)"
-    cat > "$work/mattes.yaml" <<EOF
-stages:
-  - plugin: org.mattebox.portrait-matte
-    params: { effort: $effort }
-  - plugin: org.mattebox.semantic-mattes
-    params: { effort: $effort }
-EOF
-    cat > "$work/classical.yaml" <<EOF
-stages:
-  - plugin: org.mattebox.portrait-matte
-    params: { effort: $effort }
-  - plugin: org.mattebox.semantic-mattes
-    params: { effort: $effort, model: none }
-EOF
-    cat > "$work/layout.yaml" <<EOF
-stages:
-  - plugin: org.mattebox.portrait-matte
-    params: { effort: $effort }
-  - plugin: org.mattebox.semantic-mattes
-    params: { effort: $effort, model: none, landmarks: none }
-EOF
+    # The semantic mattes after the portrait matte: by default, classical with the face mesh, classical on the box.
+    for run in "mattes:" "classical:, model: none" "layout:, model: none, landmarks: none"; do
+        printf 'stages:\n  - plugin: org.mattebox.portrait-matte\n    params: { effort: %s }\n  - plugin: org.mattebox.semantic-mattes\n    params: { effort: %s%s }\n' \
+            "$effort" "$effort" "${run#*:}" > "$work/${run%%:*}.yaml"
+    done
     cat > "$work/depth.yaml" <<EOF
 stages:
   - plugin: org.mattebox.depth

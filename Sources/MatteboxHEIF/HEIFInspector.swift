@@ -35,6 +35,15 @@ package struct HEIFSummary: Codable, Sendable {
         package var xmpBytes: Int?
     }
 
+    /// An ISO 21496-1 tone map (iOS 18's `tmap` derived item): the images it joins (the SDR
+    /// primary, then the gain map) and its metadata, or why that could not be read.
+    package struct ToneMap: Codable, Sendable {
+        package var item: UInt32
+        package var inputs: [UInt32]
+        package var metadata: GainMapMetadata?
+        package var problem: String?
+    }
+
     package struct Exif: Codable, Sendable {
         package var bytes: Int
         package var make: String?
@@ -77,6 +86,7 @@ package struct HEIFSummary: Codable, Sendable {
     package var otherImages: [Image]
     /// Entity groups, as "ster: 1, 2".
     package var entityGroups: [String]
+    package var toneMap: ToneMap?
 }
 
 /// Builds a `HEIFSummary` from a file's boxes.
@@ -137,7 +147,20 @@ package enum HEIFInspector {
             otherImages: try HEIFCarryOver.otherTopLevelImages(of: container).map {
                 try image($0, in: container, orientation: HEIFOrientation.orientation(of: HEIFReader.transformProperties(of: $0, in: container)))
             },
-            entityGroups: container.entityGroups.map { "\($0.type): \($0.entities.map(String.init).joined(separator: ", "))" })
+            entityGroups: container.entityGroups.map { "\($0.type): \($0.entities.map(String.init).joined(separator: ", "))" },
+            toneMap: toneMap(in: container))
+    }
+
+    /// The file's `tmap` item, read; a damaged one is named with what is wrong, never fatal to the listing.
+    static func toneMap(in container: HEIFFile) -> HEIFSummary.ToneMap? {
+        guard let id = container.items.values.filter({ $0.type == "tmap" }).map(\.id).min() else { return nil }
+        var toneMap = HEIFSummary.ToneMap(item: id, inputs: container.targets(of: id, by: "dimg"), metadata: nil, problem: nil)
+        do {
+            toneMap.metadata = try GainMapMetadata(bytes: container.data(of: id), leadingVersion: true)
+        } catch {
+            toneMap.problem = "\(error)"
+        }
+        return toneMap
     }
 
     /// How an auxiliary image is displayed: by its own transforms when it has

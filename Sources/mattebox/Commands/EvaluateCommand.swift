@@ -16,7 +16,8 @@ struct EvaluateCommand: ParsableCommand {
             Stereo is compared with the plain SGBM reference in the same run; mattes come from the \
             installed PortraitMatte and SemanticMattes plugins. Hair is scored as each dataset labels \
             it: FASSEG counts the eyebrows as hair (the plugin is run with brows: true), LaPa does not. \
-            --sky scores the sky matte against sky labels (IoU and boundary IoU per photo and mean).
+            --sky scores the sky matte against sky labels (IoU and boundary IoU per photo and mean). \
+            --apple compares the mattes made anew for an iPhone photo with the ones Apple stored in it.
             """)
 
     @OptionGroup var verbosity: Verbosity
@@ -42,7 +43,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(
         name: .customLong("semantic-model"),
         help: ArgumentHelp(
-            "The semantic mattes' model parameter for the face tables: faceparser (mattebox models install faceparser) or an ONNX face parser; default: the plugin's default (the classical method).",
+            "The semantic mattes' model parameter for the face tables: faceparser (mattebox models install faceparser), none (the classical method) or an ONNX face parser; default: the plugin's default (auto: the face parser when installed).",
             valueName: "MODEL"))
     var semanticModel: String?
     @Option(
@@ -50,6 +51,11 @@ struct EvaluateCommand: ParsableCommand {
             "A folder with images/NAME.* and labels/NAME.png (white = sky) to score the sky matte on (Samples/eval/sky-photos.sh makes four from opencv-doc).",
             valueName: "DIR"))
     var sky: String?
+    @Option(
+        help: ArgumentHelp(
+            "An iPhone photo holding Apple's own mattes (repeatable): the semantic mattes made anew on Apple's portrait matte, and the portrait matte made anew, scored by IoU against Apple's.",
+            valueName: "FILE"))
+    var apple: [String] = []
     @Flag(help: "Print the tables as JSON.") var json = false
 
     func run() throws {
@@ -66,13 +72,18 @@ struct EvaluateCommand: ParsableCommand {
         let lapaFolder = root.appendingPathComponent("faceparsing/lapa_sample")
         let lapa = FileManager.default.fileExists(atPath: lapaFolder.path) ? try faces.lapa(directory: lapaFolder) : nil
         let skies = try sky.map { try SkyEvaluation(registry: PluginRegistry.discoverForThisExecutable()).run(directory: URL(fileURLWithPath: $0)) } ?? []
-        guard !stereo.isEmpty || !heldOut.isEmpty || !fasseg.isEmpty || lapa != nil || !skies.isEmpty else {
+        var appleRows: [AppleMatteEvaluation.Row] = []
+        if !apple.isEmpty {
+            let evaluation = try AppleMatteEvaluation(registry: PluginRegistry.discoverForThisExecutable())
+            appleRows = try apple.flatMap { try evaluation.run(file: URL(fileURLWithPath: $0)) }
+        }
+        guard !stereo.isEmpty || !heldOut.isEmpty || !fasseg.isEmpty || lapa != nil || !skies.isEmpty || !appleRows.isEmpty else {
             throw ValidationError("\(directory): no evaluation data found (see --help for the layout)")
         }
         if json {
-            try JSONOutput.print(EvaluationReport(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa, sky: skies))
+            try JSONOutput.print(EvaluationReport(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa, sky: skies, apple: appleRows))
         } else {
-            print(EvaluationTables.text(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa, sky: skies))
+            print(EvaluationTables.text(stereo: stereo, stereoHeldOut: heldOut, faces: fasseg, teeth: lapa, sky: skies, apple: appleRows))
         }
     }
 }
@@ -83,13 +94,14 @@ struct EvaluationReport: Encodable {
     var faces: [FaceEvaluation.FacesRow]
     var teeth: FaceEvaluation.TeethRow?
     var sky: [SkyEvaluation.Row]
+    var apple: [AppleMatteEvaluation.Row]
 }
 
 /// The evaluation as Markdown tables, averages last.
 enum EvaluationTables {
     static func text(
         stereo: [StereoEvaluation.Row], stereoHeldOut: [StereoEvaluation.Row] = [], faces: [FaceEvaluation.FacesRow], teeth: FaceEvaluation.TeethRow?,
-        sky: [SkyEvaluation.Row] = []
+        sky: [SkyEvaluation.Row] = [], apple: [AppleMatteEvaluation.Row] = []
     ) -> String {
         var lines: [String] = []
         func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
@@ -125,6 +137,14 @@ enum EvaluationTables {
                 lines.append("| \(row.photo) | \(row.found ? "yes" : "no") | \(f(row.iou, 3)) | \(f(row.boundaryIoU, 3)) | \(f(row.seconds, 2)) |")
             }
             lines += ["", "Mean sky IoU \(f(mean(sky.map(\.iou)), 3)), boundary IoU \(f(mean(sky.map(\.boundaryIoU)), 3))"]
+        }
+        if !apple.isEmpty {
+            if !lines.isEmpty { lines.append("") }
+            lines += ["Against Apple's own mattes (ours made anew: semantic mattes with existing: replace on Apple's portrait matte; the portrait matte with existing: replace; IoU at matte ≥ 0.5)", "",
+                      "| photo | matte | made | IoU | Apple's covers | ours covers |", "|---|---|---|---|---|---|"]
+            for row in apple {
+                lines.append("| \(row.photo) | \(row.matte) | \(row.made) | \(row.iou.map { f($0, 3) } ?? "—") | \(f(row.appleShare * 100, 1))% | \(f(row.oursShare * 100, 1))% |")
+            }
         }
         return lines.joined(separator: "\n")
     }

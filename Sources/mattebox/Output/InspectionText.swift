@@ -48,6 +48,7 @@ enum InspectionText {
             for image in summary.otherImages { lines.append("  \(describe(image))") }
         }
         if !summary.entityGroups.isEmpty { lines.append("entity groups: \(summary.entityGroups.joined(separator: "; "))") }
+        if let toneMap = summary.toneMap { lines += toneMapLines(toneMap) }
         lines.append("libheif \(HEIFInspector.libheifVersion): \(libheif)")
         return lines.joined(separator: "\n")
     }
@@ -57,6 +58,25 @@ enum InspectionText {
         func short(_ value: Double) -> String { String(format: "%.3g", value) }
         return "    headroom: \(short(hdr.headroom))x SDR white (\(short(hdr.stops)) stops; Apple maker note HDRHeadroom "
             + "\(short(hdr.makerNote33)), HDRGain \(hdr.makerNote48.map(short) ?? "absent, taken as 0"))"
+    }
+
+    /// An ISO 21496-1 tone map item: what it joins and how its gain map brightens the primary.
+    static func toneMapLines(_ toneMap: HEIFSummary.ToneMap) -> [String] {
+        func short(_ value: Double) -> String { String(format: "%.3g", value) }
+        let head = "tone map: ISO 21496-1, item \(toneMap.item) tmap of items \(toneMap.inputs.map(String.init).joined(separator: ", "))"
+        guard let metadata = toneMap.metadata else { return [head, "    unreadable: \(toneMap.problem ?? "no metadata")"] }
+        var lines = [
+            head,
+            "    headroom: \(short(metadata.alternateHeadroomFactor))x SDR white (\(short(metadata.alternateHeadroom)) stops; base "
+                + "\(short(metadata.baseHeadroom)) stops), \(metadata.isMultichannel ? "per channel" : "one channel for all three")"
+                + (metadata.useBaseColourSpace ? ", in the base image's colours" : ", in the alternate image's colours"),
+        ]
+        for (index, channel) in metadata.channels.enumerated() {
+            lines.append(
+                "    \(metadata.channels.count > 1 ? "channel \(index + 1): " : "")gain map log2 \(short(channel.gainMapMin))...\(short(channel.gainMapMax)), "
+                    + "gamma \(short(channel.gamma)), offsets \(short(channel.baseOffset)) (base) and \(short(channel.alternateOffset)) (alternate)")
+        }
+        return lines
     }
 
     /// How a depth or disparity map's stored values map to distance, indented under its image.

@@ -29,6 +29,7 @@ package enum FuzzTargets {
         "mpf-index": mpfIndex,
         "extended-xmp": extendedXMP,
         "dynamic-depth": dynamicDepth,
+        "iso-gain-map": isoGainMap,
     ]
 
     /// The ISOBMFF box layer and HEIF's item model: items, properties, references, item data.
@@ -93,6 +94,15 @@ package enum FuzzTargets {
         var problems: [String] = []
         for image in (try? AppleDepthJPEG.describedImages(in: bytes, problems: &problems)) ?? [] {
             precondition(image.image.count <= bytes.count, "an MPF image larger than its file")
+        }
+    }
+
+    /// ISO 21496-1 gain map metadata, as a `tmap` item's payload (version byte first) and as Ultra HDR's APP2 (without).
+    static func isoGainMap(_ bytes: [UInt8]) {
+        for leadingVersion in [true, false] {
+            if let metadata = try? GainMapMetadata(bytes: bytes, leadingVersion: leadingVersion) {
+                precondition(metadata.channels.count == (metadata.isMultichannel ? 3 : 1), "a channel count the flags do not state")
+            }
         }
     }
 
