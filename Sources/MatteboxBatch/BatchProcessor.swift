@@ -15,6 +15,8 @@ package struct BatchOptions: Sendable, Codable {
     package var quality: Int?
     /// Encode every image again, even those a HEIF input holds unchanged.
     package var reencode = false
+    /// Leave the HDR gain map out of every output: an SDR photo (`--hdr drop`).
+    package var dropHDR = false
     /// A JPEG output with depth written as Dynamic Depth even where the input's own MPF or GDepth bytes hold it.
     package var dynamicDepth = false
     /// Overrides the camera position read from EXIF (for mirroring policies).
@@ -115,6 +117,7 @@ package struct BatchProcessor: Sendable {
             for (role, url) in options.auxiliaryInputs {
                 photo.setAuxiliary(try ImageDecoder.decodeAuxiliaryImage(at: url), for: role)
             }
+            if options.dropHDR { HDRChoice.drop(from: &photo) }
             outcome.decodeSeconds = clock.secondsSince
             outcome.decodePeakMiB = counted ? PeakMemory.mebibytes() : nil
             let written: PhotoWriter.Written

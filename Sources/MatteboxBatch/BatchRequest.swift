@@ -24,6 +24,8 @@ package struct BatchRequest: Sendable {
     package var format: String?
     package var quality: Int?
     package var reencode = false
+    /// `--hdr`: keep (the default) or drop.
+    package var hdr: String?
     package var dynamicDepth = false
     package var cameraPosition: String?
     package var auxiliary: [String] = []
@@ -135,6 +137,11 @@ extension BatchRequest {
         options.format = outputFormat
         options.quality = quality
         options.reencode = reencode
+        switch hdr ?? "keep" {
+        case "keep": options.dropHDR = false
+        case "drop": options.dropHDR = true
+        case let other: throw mistake("--hdr must be keep or drop, not \(other)")
+        }
         options.dynamicDepth = dynamicDepth
         options.writeAuxiliaryPNGs = auxPng
         options.sidecars = !noSidecars

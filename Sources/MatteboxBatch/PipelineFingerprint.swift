@@ -15,6 +15,7 @@ package enum PipelineFingerprint {
         lines += pipeline.stages.map { "stage \($0.plugin.id) \($0.plugin.version) \($0.plugin.abiVersion)" }
         lines.append("format \(options.format?.rawValue ?? "auto") quality \(options.quality.map(String.init) ?? "default")")
         lines.append("camera \(options.cameraPosition?.rawValue ?? "exif") aux-png \(options.writeAuxiliaryPNGs)")
+        if options.dropHDR { lines.append("hdr drop") }
         for (role, url) in options.auxiliaryInputs.sorted(by: { $0.key < $1.key }) {
             lines.append("aux \(role.rawValue) \(try ContentHash.sha256(fileAt: url))")
         }

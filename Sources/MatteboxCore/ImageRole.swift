@@ -24,6 +24,8 @@ package struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Coda
     /// Transparency, kept apart from the colour as HEIF keeps it (an auxiliary
     /// image with the MPEG alpha type); PNG and WebP alpha is read into it.
     package static let alpha: ImageRole = "org.mpeg.alpha"
+    /// The HDR gain maps phones store beside an SDR primary (Apple's, Samsung's).
+    package static let hdrGainMaps: Set<ImageRole> = ["com.apple.hdrgainmap", "com.samsung.hdrgainmap"]
 
     package static let wellKnown: [ImageRole] = [
         .primary, .depth, .disparity, .portraitMatte, .hairMatte, .skinMatte, .teethMatte,

@@ -1,0 +1,40 @@
+import Foundation
+import MatteboxTestSupport
+import Testing
+
+/// `process --hdr`: an iPhone HDR photo keeps its gain map by default and loses it, with a note,
+/// when asked; the iOS 18 tone map item that joins the gain map goes with it; a word other than
+/// keep or drop is a usage error before any photo is read.
+@Suite(.enabled(if: TestEnvironment.shared != nil, "../shared/heic-samples is missing"))
+struct HDRChoiceTests {
+    let folder: URL
+    init() throws { folder = try TestEnvironment.scratchDirectory("hdr-choice") }
+
+    func process(_ name: String, _ extra: [String]) -> (TestEnvironment.CommandResult, inspect: String) {
+        let input = TestEnvironment.shared!.appendingPathComponent("heic-samples/\(name)").path
+        let out = folder.appendingPathComponent(extra.joined(separator: "-").isEmpty ? "default" : extra.joined(separator: "-")).path
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "process", input, "-o", out] + extra, timeout: 600)
+        let written = (out as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".heic")
+        return (run, TestEnvironment.run([TestEnvironment.mattebox, "inspect", written], timeout: 120).output)
+    }
+
+    @Test func theGainMapIsKeptByDefaultAndLeftOutWhenAsked() {
+        let name = "openize__iphone_iOS18_tmap+MatteMaps.heic"
+        let (kept, keptListing) = process(name, [])
+        #expect(kept.status == 0, "\(kept.output)")
+        #expect(keptListing.contains("urn:com:apple:photo:2020:aux:hdrgainmap") && keptListing.contains("tone map: ISO 21496-1"), "\(keptListing)")
+
+        let (dropped, droppedListing) = process(name, ["--hdr", "drop"])
+        #expect(dropped.status == 0, "\(dropped.output)")
+        #expect((dropped.output + dropped.errors).contains("the HDR gain map (com.apple.hdrgainmap) left out, as --hdr drop asked"), "\(dropped.output)")
+        #expect(!droppedListing.contains("hdrgainmap") && !droppedListing.contains("tone map"), "\(droppedListing)")
+        #expect(droppedListing.contains("semanticskinmatte"), "the other auxiliary images stay: \(droppedListing)")
+    }
+
+    @Test func aWordOtherThanKeepOrDropIsAUsageError() {
+        let input = TestEnvironment.shared!.appendingPathComponent("heic-samples/pillow_heif__pug.heic").path
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "process", input, "-o", folder.appendingPathComponent("none").path, "--hdr", "maybe"], timeout: 120)
+        #expect(run.status == 64 && (run.output + run.errors).contains("--hdr must be keep or drop, not maybe"), "\(run.status): \(run.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none").path))
+    }
+}
