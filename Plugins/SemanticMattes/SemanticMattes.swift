@@ -237,7 +237,7 @@ final class SemanticMattes: PhotoProcessor {
             let person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage
             try model.run(
                 &view, options: &options, face: face.box, planes: planes, person: person,
-                surfaces: ["hair": Int32(MBX_CV_SURFACE_HAIR), "skin": Int32(MBX_CV_SURFACE_SKIN)])
+                surfaces: ["hair": Int32(MBX_CV_SURFACE_HAIR), "skin": Int32(MBX_CV_SURFACE_SKIN)], everyFace: true)
             try photo.setString("note.semanticMattesMethod", model.method)
             let notes = person == nil && (planes["hair"] != nil || planes["skin"] != nil)
                 ? ["no portrait matte, so hair and skin stop at the edge of the square the face parser saw"] : []

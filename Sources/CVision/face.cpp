@@ -184,6 +184,17 @@ bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const
     return true;
 }
 
+std::vector<cv::Rect> otherFaces(const cv::Mat &colour, const char *faceModel, const cv::Rect &largest) {
+    std::vector<cv::Rect> others;
+    if (!faceModel || !*faceModel) return others;
+    for (const DetectedFace &detected : neuralFaces(colour, faceModel, 0.5)) {
+        const cv::Rect box = haarEquivalent(detected);
+        const cv::Point centre(box.x + box.width / 2, box.y + box.height / 2);
+        if (box.width * 3 >= largest.width && !largest.contains(centre)) others.push_back(box);
+    }
+    return others;
+}
+
 } // namespace mbx
 
 extern "C" int mbx_cv_find_face(const mbx_cv_image *image, const mbx_cv_matte_options *options, mbx_cv_face *face,

@@ -48,6 +48,12 @@ struct FoundFace {
 /// else by the Haar frontal-face cascade in cascadeDir.
 bool findLargestFace(const cv::Mat &colour, const std::string &cascadeDir, const char *faceModel, FoundFace &face);
 
+/// The other faces CenterFace finds in an upright 8-bit BGR image (none
+/// without `faceModel`), as Haar-like boxes: those at least a third as wide as
+/// `largest` and not centred inside it (the people of a group photo, not a
+/// crowd far behind them).
+std::vector<cv::Rect> otherFaces(const cv::Mat &colour, const char *faceModel, const cv::Rect &largest);
+
 /// The upright working frame turned about a tilted face so its eyes are
 /// level, on a canvas that holds all of it, and the way back. Faces within a
 /// few degrees of level are left as they are.
@@ -106,12 +112,12 @@ cv::Mat personMask(const cv::Mat &colour, const cv::Rect &face, const BorderBack
 /// Softens a hard mask along the image's edges (guided filter), 0...255.
 cv::Mat softEdges(const cv::Mat &colour, const cv::Mat &mask, int radius);
 
-/// Carries a matte a model made inside `region` (a face parser's square) on
-/// over the person (0/255, the working frame) outside it, by the colours the
+/// Carries a matte a model made inside `regions` (0/255: the face parser's
+/// squares) on over the person (0/255, the working frame) outside them, by the colours the
 /// matte holds inside: when `joined`, the pieces joined to it (hair falling
 /// past the square), else every piece of the person in its colours at least
 /// an eighth of a face wide (hands, arms).
-void continueBeyondRegion(cv::Mat &matte, const cv::Rect &region, const cv::Mat &lab, const cv::Mat &person,
+void continueBeyondRegion(cv::Mat &matte, const cv::Mat &regions, const cv::Mat &lab, const cv::Mat &person,
                           bool joined, int faceWidth);
 
 /// Takes a beard or moustache out of a hard skin mask (0/255): sizeable

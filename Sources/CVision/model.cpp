@@ -112,6 +112,48 @@ cv::Rect modelRegion(const cv::Size &frame, const cv::Rect &face, double crop) {
     return region;
 }
 
+/// The model's answer for one face: the region it saw, the face in it, and
+/// its per-class probabilities over that region (the input's content only).
+struct Parse {
+    cv::Rect region;
+    cv::Rect face;
+    std::vector<cv::Mat> classes;
+};
+
+/// Runs the model on the region about `face` (the whole frame without a crop).
+Parse parse(const WorkingFrame &frame, const cv::Rect &face, const mbx_cv_model_options &model) {
+    const std::string path = model.path;
+    Parse result{modelRegion(frame.colour.size(), face, model.crop), face, {}};
+    cv::Rect content = inputContent(result.region.size(), model);
+    const cv::Mat output =
+        runNetwork(path, inputBlob(frame.colour(result.region), model, content), {}, "the model", NetworkLayout::unfused)[0];
+    result.classes = probabilities(output, path);
+    if (output.size[2] != model.input_height || output.size[3] != model.input_width)
+        content = cv::Rect(content.x * output.size[3] / model.input_width, content.y * output.size[2] / model.input_height,
+                           content.width * output.size[3] / model.input_width,
+                           content.height * output.size[2] / model.input_height);
+    content &= cv::Rect(0, 0, output.size[3], output.size[2]);
+    if (content.area() <= 0) throw Failure{path + ": the model's output is empty"};
+    for (auto &c : result.classes) c = c(content);
+    return result;
+}
+
+/// One output's classes summed, as 8-bit at the region's size.
+cv::Mat classMatte(const Parse &parsed, const mbx_cv_model_output &output, const std::string &path) {
+    cv::Mat sum = cv::Mat::zeros(parsed.classes[0].size(), CV_32F);
+    for (int k = 0; k < output.class_count; k++) {
+        const int c = output.classes[k];
+        if (c < 0 || c >= int(parsed.classes.size()))
+            throw Failure{path + ": class " + std::to_string(c) + " asked for, but the model gives " +
+                          std::to_string(parsed.classes.size()) + " (0..." + std::to_string(parsed.classes.size() - 1) + ")"};
+        sum += parsed.classes[c];
+    }
+    cv::Mat matte8, resized;
+    sum.convertTo(matte8, CV_8U, 255); // saturates above 1
+    cv::resize(matte8, resized, parsed.region.size(), 0, 0, cv::INTER_LINEAR);
+    return resized;
+}
+
 /// Where the given classes win together, 0/255 in the working frame (0 outside the region).
 cv::Mat classesWin(const std::vector<cv::Mat> &classes, const int *list, int count, const cv::Rect &region,
                    cv::Size frame) {
@@ -140,6 +182,11 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
         if (model->input_width <= 0 || model->input_height <= 0 || model->input_width > 4096 || model->input_height > 4096)
             throw mbx::Failure{path + ": the model's input size must be between 1 and 4096"};
         mbx::WorkingFrame frame = mbx::WorkingFrame::make(*image, *options);
+        // The faces parsed: the given one, and with `every_face` the others CenterFace finds (in stored pixels).
+        std::vector<mbx_cv_rect> faces = {face};
+        if (model->crop > 0 && model->every_face)
+            for (const cv::Rect &other : mbx::otherFaces(frame.colour, options->face_model, frame.toWorking(face)))
+                faces.push_back(frame.toStored(other));
         if (model->crop > 0 && face.width > 0) {
             // The model should see the face's square at its own input size or finer, not a working
             // frame's few pixels stretched up; the frame grows for that, to at most 2048 pixels long.
@@ -148,56 +195,43 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
             if (sharp > frame.scale && largest > frame.scale)
                 frame = mbx::WorkingFrame::atScale(*image, options->orientation, std::min(sharp, largest));
         }
-        cv::Rect region = mbx::modelRegion(frame.colour.size(), frame.toWorking(face), model->crop);
-        cv::Rect content = mbx::inputContent(region.size(), *model);
-        const cv::Mat output = mbx::runNetwork(path, mbx::inputBlob(frame.colour(region), *model, content), {}, "the model",
-                                                mbx::NetworkLayout::unfused)[0];
-        std::vector<cv::Mat> classes = mbx::probabilities(output, path);
-        if (output.size[2] != model->input_height || output.size[3] != model->input_width)
-            content = cv::Rect(content.x * output.size[3] / model->input_width, content.y * output.size[2] / model->input_height,
-                               content.width * output.size[3] / model->input_width,
-                               content.height * output.size[2] / model->input_height);
-        content &= cv::Rect(0, 0, output.size[3], output.size[2]);
-        if (content.area() <= 0) throw mbx::Failure{path + ": the model's output is empty"};
-        for (auto &c : classes) c = c(content);
+        std::vector<mbx::Parse> parses;
+        for (const mbx_cv_rect &each : faces) parses.push_back(mbx::parse(frame, frame.toWorking(each), *model));
         cv::Mat guide, person;
         if (model->person && model->crop > 0) {
             cv::Mat given = mbx::upright(mbx::toGrey8(*model->person, "portrait matte"), frame.orientation);
             cv::resize(given, person, frame.colour.size(), 0, 0, cv::INTER_AREA);
             person = person > 127;
         }
-        const cv::Mat lab = model->crop > 0 && classes.size() > 1 ? mbx::toLab(frame.colour) : cv::Mat();
-        const cv::Rect faceBox = frame.toWorking(face);
+        const bool classifier = parses[0].classes.size() > 1;
+        const cv::Mat lab = model->crop > 0 && classifier ? mbx::toLab(frame.colour) : cv::Mat();
+        cv::Mat regions = cv::Mat::zeros(frame.colour.size(), CV_8U);
+        for (const mbx::Parse &each : parses) regions(each.region).setTo(255);
+        const int faceWidth = parses[0].face.width;
         const int edgeRadius =
-            std::max(2, model->crop > 0 ? faceBox.width / 48 : std::max(frame.colour.cols, frame.colour.rows) / 200);
+            std::max(2, model->crop > 0 ? faceWidth / 48 : std::max(frame.colour.cols, frame.colour.rows) / 200);
         for (int i = 0; i < output_count; i++) {
-            cv::Mat sum = cv::Mat::zeros(classes[0].size(), CV_32F);
-            for (int k = 0; k < outputs[i].class_count; k++) {
-                int c = outputs[i].classes[k];
-                if (c < 0 || c >= int(classes.size()))
-                    throw mbx::Failure{path + ": class " + std::to_string(c) + " asked for, but the model gives " +
-                                       std::to_string(classes.size()) + " (0..." + std::to_string(classes.size() - 1) + ")"};
-                sum += classes[c];
-            }
-            cv::Mat matte8, resized;
-            sum.convertTo(matte8, CV_8U, 255); // saturates above 1
-            cv::resize(matte8, resized, region.size(), 0, 0, cv::INTER_LINEAR);
+            // Each face's square pasted in; where squares overlap, the stronger answer.
             cv::Mat full = cv::Mat::zeros(frame.colour.size(), CV_8U);
-            resized.copyTo(full(region));
-            if (classes.size() > 1) {
+            for (const mbx::Parse &each : parses) {
+                cv::Mat pasted = full(each.region);
+                cv::max(pasted, mbx::classMatte(each, outputs[i], path), pasted);
+            }
+            if (classifier) {
                 // Class scores are not an alpha: the matte is where the summed classes win (as Apple's mattes
                 // are solid inside), carried on beyond the crop, then softened along the photo's own edges.
                 full = full > 127;
                 const int surface = outputs[i].surface;
                 if (surface == MBX_CV_SURFACE_SKIN && model->crop > 0)
-                    mbx::leaveOutBeard(
-                        full, lab, faceBox,
-                        mbx::classesWin(classes, model->facial_hair_classes, model->facial_hair_class_count, region,
-                                        frame.colour.size()),
-                        mbx::classesWin(classes, model->beard_ground_classes, model->beard_ground_class_count, region,
-                                        frame.colour.size()));
+                    for (const mbx::Parse &each : parses)
+                        mbx::leaveOutBeard(
+                            full, lab, each.face,
+                            mbx::classesWin(each.classes, model->facial_hair_classes, model->facial_hair_class_count,
+                                            each.region, frame.colour.size()),
+                            mbx::classesWin(each.classes, model->beard_ground_classes, model->beard_ground_class_count,
+                                            each.region, frame.colour.size()));
                 if ((surface == MBX_CV_SURFACE_HAIR || surface == MBX_CV_SURFACE_SKIN) && !person.empty())
-                    mbx::continueBeyondRegion(full, region, lab, person, surface == MBX_CV_SURFACE_HAIR, faceBox.width);
+                    mbx::continueBeyondRegion(full, regions, lab, person, surface == MBX_CV_SURFACE_HAIR, faceWidth);
                 full = mbx::softEdges(frame.colour, full, edgeRadius);
             }
             const cv::Size size(outputs[i].plane.width, outputs[i].plane.height);

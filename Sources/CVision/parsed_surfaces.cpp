@@ -104,17 +104,15 @@ void leaveOutBeard(cv::Mat &skin, const cv::Mat &lab, const cv::Rect &face, cons
     }
 }
 
-void continueBeyondRegion(cv::Mat &matte, const cv::Rect &region, const cv::Mat &lab, const cv::Mat &person,
+void continueBeyondRegion(cv::Mat &matte, const cv::Mat &regions, const cv::Mat &lab, const cv::Mat &person,
                           bool joined, int faceWidth) {
     if (person.empty()) return;
     const cv::Mat seen = matte > 127;
     const std::vector<cv::Vec3f> samples = coreSamples(seen, lab);
     if (samples.size() < 50) return; // too little of the surface to know its colours
     const ColourModel model = ColourModel::fit(samples, ColourModel::shadedSurface);
-    cv::Mat outside(matte.size(), CV_8U, cv::Scalar(255));
-    outside(region).setTo(0);
     // d² under 11.3 lies inside 99% of a 3-D Gaussian: the surface's own colours.
-    cv::Mat candidate = (model.distance(lab) < 11.3f) & person & outside;
+    cv::Mat candidate = (model.distance(lab) < 11.3f) & person & ~regions;
     cv::morphologyEx(candidate, candidate, cv::MORPH_OPEN, disc(1));
     const cv::Mat more = joined ? joinedTo(candidate, seen)
                                 : piecesOfAtLeast(candidate, std::max(16, faceWidth * faceWidth / 64));

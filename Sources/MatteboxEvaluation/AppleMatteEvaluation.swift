@@ -8,7 +8,7 @@ import MatteboxVision
 
 /// Compares the mattes Mattebox makes for an iPhone photo with those the iPhone stored in it.
 /// Apple's mattes are no ground truth, but they are what iPhone-aware editors were made for: the
-/// semantic mattes are made anew (`existing: replace`) on Apple's own portrait matte, as a user
+/// semantic mattes are made anew (Apple's taken out first) on Apple's own portrait matte, as a user
 /// re-running them would, and the portrait matte is made anew apart; each is scored by IoU at
 /// Apple's matte's size (both thresholded at half).
 package struct AppleMatteEvaluation {
@@ -46,7 +46,10 @@ package struct AppleMatteEvaluation {
         let original = try ImageDecoder.decodePhoto(at: file)
         let apple = Self.roles.filter { original.auxiliary[$0.role] != nil }
         guard !apple.isEmpty else { throw MatteboxError("\(file.path): holds no portrait or semantic mattes of its own to compare with") }
+        // Made anew: Apple's matte is taken out first, so a matte the plugin does not make is missing, not Apple's.
         var semantic = original, portrait = original
+        for (_, role) in Self.roles where role != .portraitMatte { semantic.setAuxiliary(nil, for: role) }
+        portrait.setAuxiliary(nil, for: .portraitMatte)
         _ = try semanticRunner.run(&semantic)
         _ = try portraitRunner.run(&portrait)
         return Self.roles.map { name, role in

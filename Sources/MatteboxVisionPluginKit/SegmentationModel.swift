@@ -97,13 +97,15 @@ package struct SegmentationModel {
     /// Runs the model and writes each named matte's plane. `surfaces` says which
     /// are hair and skin (MBX_CV_SURFACE_*): with a face crop and the person's
     /// matte they go on past the crop over the person, and skin leaves a beard out.
+    /// `everyFace`: with a face crop, the other faces the face model finds are parsed too.
     package func run(
         _ image: inout mbx_cv_image, options matteOptions: inout mbx_cv_matte_options, face: mbx_cv_rect,
-        planes: [String: mbx_cv_plane], person: mbx_cv_image? = nil, surfaces: [String: Int32] = [:]
+        planes: [String: mbx_cv_plane], person: mbx_cv_image? = nil, surfaces: [String: Int32] = [:], everyFace: Bool = false
     ) throws {
         let wanted = planes.keys.sorted().filter { classes[$0] != nil }
         let classLists = wanted.map { classes[$0]! }
         var model = options
+        model.every_face = everyFace ? 1 : 0
         var person = person ?? mbx_cv_image()
         let hasPerson = person.data != nil
         let facialHair = named?.facialHair ?? [], beardGround = named?.beardGround ?? []

@@ -169,4 +169,39 @@ struct FaceParserMatteTests {
         let ours = parser.sample(x: column * parser.width / apple.width, y: middle * parser.height / apple.height)
         #expect(ours < 128, "the beard at (\(column), \(middle)) of Apple's matte is skin in ours: \(ours)")
     }
+
+    /// Two people far apart: FASSEG's faces 3 and 10 on a 2000-pixel grey canvas, each beyond the
+    /// other's square. The second face is parsed in a square of its own: its hair is found (before,
+    /// only the largest face was parsed and the other got no hair at all).
+    @Test(.enabled(if: BuiltVisionPlugins.centerfaceInstalled && BuiltVisionPlugins.modnetInstalled, "CenterFace or MODNet is not installed"))
+    func everyFaceIsParsedNotOnlyTheLargest() throws {
+        let left = try ImageDecoder.decodePhoto(at: Self.face(3)).primary, right = try ImageDecoder.decodePhoto(at: Self.face(10)).primary
+        try #require(left.height == 512 && right.height == 512 && left.channels == 3 && right.channels == 3 && left.format == .uint8)
+        let canvas = PixelImage(width: 2000, height: 512, channels: 3, format: .uint8)
+        let bytes = canvas.data.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<512 {
+            for x in 0..<2000 {
+                for c in 0..<3 {
+                    let value: Double
+                    if x < left.width { value = left.sample(x: x, y: y, channel: c) }
+                    else if x >= 2000 - right.width { value = right.sample(x: x - (2000 - right.width), y: y, channel: c) }
+                    else { value = 200 }
+                    bytes[(y * 2000 + x) * 3 + c] = UInt8(value)
+                }
+            }
+        }
+        var photo = Photo(primary: canvas)
+        _ = try BuiltPlugins.runner(
+            "stages:\n  - plugin: org.mattebox.portrait-matte\n    params: { model: modnet, faces: centerface }\n"
+                + "  - plugin: org.mattebox.semantic-mattes\n    params: { model: faceparser, faces: centerface, mattes: \"hair,skin\" }"
+        ).run(&photo)
+        let hair = try #require(photo.auxiliary[.hairMatte]), skin = try #require(photo.auxiliary[.skinMatte])
+        let scale = Double(hair.width) / 2000
+        func at(_ matte: PixelImage, _ x: Double, _ y: Double) -> Double { matte.sample(x: Int(x * scale), y: Int(y * scale)) }
+        // Marked by hand on face 10, placed at x 1646: the top of her head, the hair at her left cheek, her cheek.
+        #expect(at(hair, 1818, 70) >= 128 && at(hair, 1680, 250) >= 128, "the second face's hair")
+        #expect(at(skin, 1780, 300) >= 128 && at(hair, 1780, 300) < 128, "the second face's cheek is skin, not hair")
+        #expect(at(hair, 177, 30) >= 128, "the first face's hair")
+        #expect(at(hair, 1000, 250) < 128 && at(skin, 1000, 250) < 128, "the grey between them")
+    }
 }

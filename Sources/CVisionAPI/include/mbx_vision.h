@@ -209,6 +209,8 @@ typedef struct mbx_cv_model_options {
     int facial_hair_class_count;
     const int *beard_ground_classes; /* classes a beard grows on (the face's skin, not the neck) */
     int beard_ground_class_count;
+    int every_face;            /* with a crop: also parse every other face CenterFace finds (options' face_model)
+                                  at least a third as wide as the given one, each in its own square */
 } mbx_cv_model_options;
 
 /* What a model's output is, for what is done with it beyond the model. */

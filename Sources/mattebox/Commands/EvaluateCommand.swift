@@ -140,7 +140,7 @@ enum EvaluationTables {
         }
         if !apple.isEmpty {
             if !lines.isEmpty { lines.append("") }
-            lines += ["Against Apple's own mattes (ours made anew: semantic mattes with existing: replace on Apple's portrait matte; the portrait matte with existing: replace; IoU at matte ≥ 0.5)", "",
+            lines += ["Against Apple's own mattes (ours made anew with Apple's taken out: the semantic mattes on Apple's portrait matte, the portrait matte apart; IoU at matte ≥ 0.5)", "",
                       "| photo | matte | made | IoU | Apple's covers | ours covers |", "|---|---|---|---|---|---|"]
             for row in apple {
                 lines.append("| \(row.photo) | \(row.matte) | \(row.made) | \(row.iou.map { f($0, 3) } ?? "—") | \(f(row.appleShare * 100, 1))% | \(f(row.oursShare * 100, 1))% |")
