@@ -9,33 +9,46 @@ enum HEIFCarryOver {
     /// Derived image types whose meaning rests only on their inputs and their own properties.
     static let derivedTypes: Set<String> = ["tmap", "iden", "iovl"]
 
-    /// Copies the derived images whose inputs were all copied (`copied`: input
-    /// item → written item, extended here) and the entity groups whose members
-    /// were; names the rest in `notKept`. Returns the brands the file then needs.
+    /// Copies the derived images whose inputs were all written with the same
+    /// pixels (`copied`: input item → written item, copied as coded and extended
+    /// here; `encodedAgain`: encoded again from unchanged pixels, as for another
+    /// codec, which a derived image made from pixels still describes) and the
+    /// entity groups whose members were; names the rest in `notKept`. Returns the
+    /// brands the file then needs. `encodedSize`: the size the primary was encoded
+    /// again at, which a derived image over images encoded again takes as its own
+    /// (the input may have stored it turned, as iPhones do).
     static func derivedImagesAndGroups(
-        from source: HEIFFile, copied: inout [UInt32: UInt16], transforms: [[UInt8]],
-        into builder: inout HEIFBuilder, notKept: inout [String]
+        from source: HEIFFile, copied: inout [UInt32: UInt16], encodedAgain: [UInt32: UInt16] = [:],
+        encodedSize: (width: Int, height: Int)? = nil, transforms: [[UInt8]], into builder: inout HEIFBuilder, notKept: inout [String]
     ) throws -> [String] {
         var brands: [String] = []
+        var written = copied.merging(encodedAgain) { copy, _ in copy }
         for id in source.itemOrder {
-            guard copied[id] == nil, let item = source.items[id], derivedTypes.contains(item.type) else { continue }
+            guard written[id] == nil, let item = source.items[id], derivedTypes.contains(item.type) else { continue }
             let inputs = source.targets(of: id, by: "dimg")
-            guard !inputs.isEmpty, inputs.allSatisfy({ copied[$0] != nil }) else {
+            guard !inputs.isEmpty, inputs.allSatisfy({ written[$0] != nil }) else {
                 notKept.append("the '\(item.type)' derived image (item \(id)): an image it is made from was changed or left out")
                 continue
             }
             let derived = try builder.addItem(type: item.type, hidden: item.isHidden, data: try source.data(of: id))
+            let resized = inputs.contains { encodedAgain[$0] != nil && copied[$0] == nil } ? encodedSize : nil
             for (property, essential) in source.properties(of: id) where property.type != "irot" && property.type != "imir" {
-                builder.associate(derived, property: property.box, essential: essential)
+                if let resized, property.type == "ispe" {
+                    let ispe = ByteWriter.fullBox("ispe") { $0.u32(UInt32(resized.width)); $0.u32(UInt32(resized.height)) }
+                    builder.associate(derived, property: ispe, essential: essential)
+                } else {
+                    builder.associate(derived, property: property.box, essential: essential)
+                }
             }
             for box in transforms { builder.associate(derived, property: box, essential: true) }
-            builder.addReference("dimg", from: derived, to: inputs.map { copied[$0]! })
+            builder.addReference("dimg", from: derived, to: inputs.map { written[$0]! })
+            written[id] = derived
             copied[id] = derived
             if item.type == "tmap" { brands.append("tmap") }
         }
         for group in source.entityGroups {
-            if group.entities.allSatisfy({ copied[$0] != nil }) {
-                builder.addEntityGroup(group.type, items: group.entities.map { copied[$0]! })
+            if group.entities.allSatisfy({ written[$0] != nil }) {
+                builder.addEntityGroup(group.type, items: group.entities.map { written[$0]! })
             } else {
                 notKept.append("the '\(group.type)' group of items \(group.entities.map(String.init).joined(separator: ", "))")
             }

@@ -174,16 +174,24 @@ package enum HEIFWriter {
         var copied: [UInt32: UInt16] = [:]  // input item → written item, for what refers to them
         let (primary, thumbnail) = try addPrimary(
             of: photo, copiedFrom: copiedPrimary, frame: frame, options: options, settings: &settings, copied: &copied, to: &builder)
+        // Input item → written item for images encoded again from their unchanged pixels (another codec: HEIC → AVIF),
+        // which what is derived from their pixels (a tone map) still describes.
+        var encodedAgain: [UInt32: UInt16] = [:]
+        if copiedPrimary == nil, let item = samePicture(.primary, photo.primary, of: photo, iccProfile: photo.metadata.iccProfile) {
+            encodedAgain[item] = primary
+        }
         try addThumbnail(thumbnail, of: photo, primary: primary, frame: frame, options: options, to: &builder)
         try addMetadata(of: photo, primary: primary, frame: frame, to: &builder)
         let source = try sources.input()
         try addAuxiliaries(
             of: photo, from: source, sources: &sources, primary: primary, frame: frame, settings: settings, codec: options.codec,
-            copied: &copied, notKept: &notKept, to: &builder)
+            copied: &copied, encodedAgain: &encodedAgain, notKept: &notKept, to: &builder)
         if let source {
             try HEIFCarryOver.otherImages(from: source, copied: &copied, into: &builder)
             let brands = try HEIFCarryOver.derivedImagesAndGroups(
-                from: source, copied: &copied, transforms: frame.transforms, into: &builder, notKept: &notKept)
+                from: source, copied: &copied, encodedAgain: encodedAgain,
+                encodedSize: copiedPrimary == nil ? frame.storedSize(of: photo.primary) : nil, transforms: frame.transforms,
+                into: &builder, notKept: &notKept)
             builder.compatibleBrands += brands.filter { !builder.compatibleBrands.contains($0) }
             try HEIFCarryOver.descriptions(from: source, copied: copied, into: &builder, notKept: &notKept)
             notKept += HEIFCarryOver.unmodelledItems(of: source)
@@ -208,6 +216,11 @@ package enum HEIFWriter {
         /// `image`, which lies as the photo is shown, brought into the stored frame.
         func storing(_ image: PixelImage) throws -> PixelImage {
             stored == shown ? image : try StoredFrame.align(image, from: shown, to: stored)
+        }
+
+        /// The size `image` is stored at in this frame (its `ispe`).
+        func storedSize(of image: PixelImage) -> (width: Int, height: Int) {
+            stored.swapsDimensions == shown.swapsDimensions ? (image.width, image.height) : (image.height, image.width)
         }
     }
 
@@ -290,8 +303,8 @@ package enum HEIFWriter {
     /// pair's unchanged right view is left to the carry-over, as a top-level image.
     private static func addAuxiliaries(
         of photo: Photo, from source: HEIFFile?, sources: inout PassthroughSources, primary: UInt16, frame: Frame,
-        settings: ItemCodecSettings, codec: any ItemCodec, copied: inout [UInt32: UInt16], notKept: inout [String],
-        to builder: inout HEIFBuilder
+        settings: ItemCodecSettings, codec: any ItemCodec, copied: inout [UInt32: UInt16], encodedAgain: inout [UInt32: UInt16],
+        notKept: inout [String], to builder: inout HEIFBuilder
     ) throws {
         let partner = source.flatMap(HEIFCarryOver.stereoPartner)
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
@@ -313,14 +326,24 @@ package enum HEIFWriter {
             } else {
                 // An image the encoder refuses (a damaged input's 40000x1 GImage) is left out and named; the photo stays.
                 do {
-                    try addAuxiliary(
+                    let id = try addAuxiliary(
                         role, image: try frame.storing(image), of: photo, primary: primary, settings: settings, codec: codec,
                         transforms: frame.transforms, to: &builder)
+                    if let item = samePicture(role, image, of: photo) { encodedAgain[item] = id }
                 } catch HEIFError.codec(let message) {
                     notKept.append("the \(role) image (\(image.width)x\(image.height)): the \(codec.name) encoder refused it (\(message))")
                 }
             }
         }
+    }
+
+    /// The input item `image` was decoded from when it still holds those pixels, turned (if at all) as the
+    /// primary was, and came from the same file as the primary (whose other items the carry-over reads).
+    private static func samePicture(_ role: ImageRole, _ image: PixelImage, of photo: Photo, iccProfile: Data? = nil) -> UInt32? {
+        guard let origin = photo.metadata.codedOrigins[role], let primary = photo.metadata.codedOrigins[.primary],
+            origin.file === primary.file, origin.geometry == primary.geometry, origin.isUnchanged(image, iccProfile: iccProfile)
+        else { return nil }
+        return origin.item
     }
 
     private static func iccBox(_ icc: Data) -> [UInt8] {
@@ -337,10 +360,11 @@ package enum HEIFWriter {
         return id
     }
 
+    @discardableResult
     private static func addAuxiliary(
         _ role: ImageRole, image: PixelImage, of photo: Photo, primary: UInt16, settings: ItemCodecSettings, codec: any ItemCodec,
         transforms: [[UInt8]], to builder: inout HEIFBuilder
-    ) throws {
+    ) throws -> UInt16 {
         let info = photo.metadata.auxiliaryInfo[role]
         let stored = try StorablePixels.prepare(image, role: role, info: info)
         var auxSettings = settings
@@ -380,6 +404,7 @@ package enum HEIFWriter {
             let xmpID = try builder.addItem(type: "mime", hidden: true, data: [UInt8](xmp), contentType: "application/rdf+xml")
             builder.addReference("cdsc", from: xmpID, to: [id])
         }
+        return id
     }
 
     /// Adds a coded image item with libheif's properties, then the transforms.
