@@ -1,13 +1,12 @@
 // Mattes from a segmentation network run by cv::dnn: one installed by
-// `mattebox models install` (MODNet) or an ONNX file the user names. No
-// weights ship inside Mattebox; a person-matting or face-parsing network
-// replaces the classical methods when it is set. The photo is turned upright, cropped around the face
-// when the model expects a face, fitted to the model's input,
-// normalised, run, and the class probabilities are pasted back as soft
-// mattes (a matting network's alpha as it is; a classifier's classes solid
-// where they win, soft along the photo's edges), upsampled along the photo's
-// edges; beyond a face crop, hair and skin go on over the portrait matte
-// and a beard is left out of skin (parsed_surfaces.cpp).
+// `mattebox models install` (MODNet, the face parser) or an ONNX file the
+// user names. The photo is turned upright; a face parser sees a square about
+// each face (at its input's resolution or finer), a matting network the whole
+// photo. A matting network's alpha is pasted back as it is; a classifier's
+// classes become solid where they win and soft along the photo's edges, a
+// beard is left out of skin, and hair and skin go on past the squares over
+// the portrait matte (parsed_surfaces.cpp). Mattes are brought to full size
+// along the photo's edges.
 #include "bridge.hpp"
 #include "matte_steps.hpp"
 #include "network.hpp"
