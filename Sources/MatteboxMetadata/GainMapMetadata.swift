@@ -17,6 +17,11 @@ package struct GainMapMetadata: Sendable, Codable, Equatable {
         /// Added to base and alternate linear values before the ratio is taken (keeps blacks finite).
         package var baseOffset: Double
         package var alternateOffset: Double
+
+        package init(gainMapMin: Double, gainMapMax: Double, gamma: Double, baseOffset: Double, alternateOffset: Double) {
+            (self.gainMapMin, self.gainMapMax, self.gamma) = (gainMapMin, gainMapMax, gamma)
+            (self.baseOffset, self.alternateOffset) = (baseOffset, alternateOffset)
+        }
     }
 
     package var minimumVersion: Int
@@ -31,6 +36,65 @@ package struct GainMapMetadata: Sendable, Codable, Equatable {
 
     /// The most the map can brighten, as a factor of SDR white.
     package var alternateHeadroomFactor: Double { pow(2, alternateHeadroom) }
+
+    /// What starts the APP2 segment Ultra HDR JPEGs keep the metadata in (the primary's holds
+    /// only the two versions, the gain map's all of it).
+    package static let jpegSegmentHeader = Array("urn:iso:std:iso:ts:21496:-1\0".utf8)
+
+    package init(
+        isMultichannel: Bool = false, useBaseColourSpace: Bool = true, baseHeadroom: Double, alternateHeadroom: Double, channels: [Channel]
+    ) {
+        (minimumVersion, writerVersion) = (0, 0)
+        self.isMultichannel = isMultichannel
+        self.useBaseColourSpace = useBaseColourSpace
+        self.baseHeadroom = baseHeadroom
+        self.alternateHeadroom = alternateHeadroom
+        self.channels = channels
+    }
+
+    /// The block as ISO 21496-1 lays it out (big-endian fractions, no common denominator);
+    /// `leadingVersion` for a `tmap` item's payload.
+    package func encoded(leadingVersion: Bool) -> [UInt8] {
+        var out: [UInt8] = leadingVersion ? [0] : []
+        func u16(_ value: Int) { out += [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func u32(_ value: UInt32) { out += [24, 16, 8, 0].map { UInt8(value >> UInt32($0) & 0xFF) } }
+        func unsigned(_ value: Double) {
+            let (numerator, denominator) = Self.fraction(max(value, 0), limit: Double(UInt32.max))
+            u32(UInt32(numerator))
+            u32(denominator)
+        }
+        func signed(_ value: Double) {
+            let (numerator, denominator) = Self.fraction(value, limit: Double(Int32.max))
+            u32(UInt32(bitPattern: Int32(numerator)))
+            u32(denominator)
+        }
+        u16(minimumVersion)
+        u16(writerVersion)
+        out.append((isMultichannel ? 0x80 : 0) | (useBaseColourSpace ? 0x40 : 0))
+        unsigned(baseHeadroom)
+        unsigned(alternateHeadroom)
+        for channel in channels.prefix(isMultichannel ? 3 : 1) {
+            signed(channel.gainMapMin)
+            signed(channel.gainMapMax)
+            unsigned(channel.gamma)
+            signed(channel.baseOffset)
+            signed(channel.alternateOffset)
+        }
+        return out
+    }
+
+    /// The metadata of an Ultra HDR primary: the two versions alone, which say the file follows
+    /// ISO 21496-1 (its gain map image holds the rest).
+    package static let versionsOnly: [UInt8] = [0, 0, 0, 0]
+
+    /// `value` as numerator / denominator with the finest power-of-ten denominator (up to 10^9)
+    /// whose numerator stays within `limit`.
+    private static func fraction(_ value: Double, limit: Double) -> (Int64, UInt32) {
+        var denominator: UInt32 = 1_000_000_000
+        while denominator > 1, abs(value) * Double(denominator) > limit { denominator /= 10 }
+        let numerator = (value * Double(denominator)).rounded()
+        return (Int64(min(max(numerator, -limit), limit)), denominator)
+    }
 
     /// Reads the metadata; `leadingVersion` for a `tmap` item's payload (a version byte, 0, first).
     /// Throws a message naming the field for a truncated or malformed block, a version it cannot

@@ -28,6 +28,7 @@ package enum JPEGSegments {
             case 0xE1 where starts(with: "http://ns.adobe.com/xmp/extension/\0"): return "extended XMP"
             case 0xE2 where starts(with: "ICC_PROFILE\0"): return nil
             case 0xE2 where starts(with: "MPF\0"): return "MPF (secondary images)"
+            case 0xE2 where starts(with: GainMapMetadata.jpegSegmentHeader): return "ISO 21496-1 gain map metadata"
             case 0xED: return "IPTC/Photoshop (APP13)"
             case 0xFE: return "comment"
             case 0xE0...0xEF: return String(format: "APP%d", Int(marker - 0xE0))
@@ -37,6 +38,8 @@ package enum JPEGSegments {
 
         /// MPF points at images after the scan: they belong to the file's own encoding.
         package var isMPF: Bool { marker == 0xE2 && starts(with: "MPF\0") }
+        /// ISO 21496-1's APP2: it describes the gain map MPF points at, and goes with it.
+        package var isGainMapMetadata: Bool { marker == 0xE2 && starts(with: GainMapMetadata.jpegSegmentHeader) }
     }
 
     /// The segments between SOI and the scan.
@@ -91,8 +94,8 @@ package enum JPEGSegments {
     /// put in after its own APPn segments, except MPF, whose secondary images
     /// stay with the original encoding; returns what was left out.
     package static func carry(from original: [UInt8], into encoded: Data) -> (Data, dropped: [String]) {
-        let carried = segments(of: original).filter { $0.kind != nil && !$0.isMPF }
-        let dropped = segments(of: original).filter(\.isMPF).compactMap(\.kind)
+        let carried = segments(of: original).filter { $0.kind != nil && !$0.isMPF && !$0.isGainMapMetadata }
+        let dropped = segments(of: original).filter { $0.isMPF || $0.isGainMapMetadata }.compactMap(\.kind)
         let bytes = [UInt8](encoded)
         guard !carried.isEmpty else { return (encoded, dropped) }
         // After SOI and the leading APPn segments the encoder wrote.
@@ -107,11 +110,25 @@ package enum JPEGSegments {
         return (Data(output), dropped)
     }
 
-    /// `jpeg` without its MPF segment (for a file whose scan was rewritten).
+    /// `jpeg` without its MPF segment and the gain map metadata that goes with it (for a file
+    /// whose scan was rewritten, or whose images after the primary are not kept).
     package static func withoutMPF(_ jpeg: [UInt8]) -> [UInt8] {
-        let mpf = segments(of: jpeg).filter(\.isMPF)
-        guard let first = mpf.first else { return jpeg }
-        return Array(jpeg[..<first.bytes.startIndex]) + Array(jpeg[first.bytes.endIndex...])
+        var output: [UInt8] = [], from = 0
+        for segment in segments(of: jpeg) where segment.isMPF || segment.isGainMapMetadata {
+            output += jpeg[from..<segment.bytes.startIndex]
+            from = segment.bytes.endIndex
+        }
+        return from == 0 ? jpeg : output + jpeg[from...]
+    }
+
+    /// `jpeg` with `inserted` (whole segments) after its leading APPn segments, and where they start.
+    package static func inserting(_ inserted: [[UInt8]], afterLeadingAPPnOf jpeg: [UInt8]) -> (bytes: [UInt8], at: Int) {
+        var offset = 2
+        for segment in segments(of: jpeg) {
+            guard (0xE0...0xEF).contains(segment.marker) else { break }
+            offset = segment.bytes.endIndex
+        }
+        return (Array(jpeg[..<offset]) + inserted.flatMap { $0 } + Array(jpeg[offset...]), offset)
     }
 
     /// The payload of the first APP1 segment that starts with `header`, header included.

@@ -89,6 +89,29 @@ package struct MPFIndex: Sendable, Equatable {
         self.entries = entries
     }
 
+    /// A whole APP2 segment (marker and length included) indexing a primary of `primaryLength`
+    /// bytes and the images after it, each by its size and its offset from the index's header
+    /// (the byte after "MPF\0"), big-endian. The primary is typed "baseline primary" and marked
+    /// representative; the others are left undefined, as Ultra HDR writers type a gain map.
+    package static func segment(primaryLength: Int, following images: [(size: Int, offset: Int)]) -> [UInt8] {
+        var payload = Array("MPF\0".utf8)
+        func u16(_ value: Int) { payload += [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func u32(_ value: Int) { payload += [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
+        payload += [0x4D, 0x4D, 0x00, 0x2A]
+        u32(8)
+        let fields = 3, entriesAt = 8 + 2 + fields * 12 + 4
+        u16(fields)
+        u16(0xB000); u16(7); u32(4); payload += Array("0100".utf8)
+        u16(0xB001); u16(4); u32(1); u32(1 + images.count)
+        u16(0xB002); u16(7); u32(16 * (1 + images.count)); u32(entriesAt)
+        u32(0)
+        u32(0x2003_0000); u32(primaryLength); u32(0); u16(0); u16(0)
+        for image in images {
+            u32(0); u32(image.size); u32(image.offset); u16(0); u16(0)
+        }
+        return [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+    }
+
     /// The index of a JPEG, when it has an MPF segment; throws when that segment is damaged.
     package static func read(from jpeg: [UInt8]) throws(MPFError) -> MPFIndex? {
         guard let segment = JPEGSegments.segments(of: jpeg).first(where: \.isMPF) else { return nil }

@@ -42,6 +42,8 @@ package enum XMPNamespace {
     package static let dynamicDepthDepthMap = "http://ns.google.com/photos/dd/1.0/depthmap/"
     package static let dynamicDepthImage = "http://ns.google.com/photos/dd/1.0/image/"
     package static let dynamicDepthProfile = "http://ns.google.com/photos/dd/1.0/profile/"
+    /// Adobe's gain map fields, as Ultra HDR JPEGs write them (hdrgm 1.0).
+    package static let hdrGainMap = "http://ns.adobe.com/hdr-gain-map/1.0/"
 }
 
 extension XMPName {
@@ -65,6 +67,8 @@ extension XMPName {
     package static func googleDepth(_ field: String) -> XMPName { XMPName(XMPNamespace.googleDepth, field, prefix: "GDepth") }
     package static func googleImage(_ field: String) -> XMPName { XMPName(XMPNamespace.googleImage, field, prefix: "GImage") }
     package static func googleFocus(_ field: String) -> XMPName { XMPName(XMPNamespace.googleFocus, field, prefix: "GFocus") }
+    /// An Ultra HDR gain map's fields (hdrgm: Version, GainMapMin...).
+    package static func hdrGainMap(_ field: String) -> XMPName { XMPName(XMPNamespace.hdrGainMap, field, prefix: "hdrgm") }
     /// A Dynamic Depth depth map's fields.
     package static func dynamicDepthMap(_ field: String) -> XMPName { XMPName(XMPNamespace.dynamicDepthDepthMap, field, prefix: "DepthMap") }
 }

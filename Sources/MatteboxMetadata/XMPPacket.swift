@@ -91,6 +91,29 @@ package struct XMPPacket: Sendable {
         return found
     }
 
+    /// Removes `name` from every description, attribute or element form.
+    package mutating func remove(_ name: XMPName) {
+        for description in editableDescriptions {
+            description.attributes.removeAll { $0.localName == name.name && $0.namespace == name.namespace }
+            description.children.removeAll { content in
+                if case .element(let element) = content { return element.isNamed(name.name, in: name.namespace) }
+                return false
+            }
+        }
+    }
+
+    /// Removes every property in `namespace` from every description (a writer describing anew
+    /// what that namespace said: Dynamic Depth's device, for one).
+    package mutating func removeProperties(in namespace: String) {
+        for description in editableDescriptions {
+            description.attributes.removeAll { $0.namespace == namespace }
+            description.children.removeAll { content in
+                if case .element(let element) = content { return element.namespace == namespace }
+                return false
+            }
+        }
+    }
+
     /// The namespaces the packet declares, by prefix, except the XMP and RDF ones.
     package var namespacePrefixes: [String] {
         var found: [String] = []
@@ -203,6 +226,16 @@ package struct XMPPacket: Sendable {
         let directory = node("\(container):Directory")
         directory.children = [.element(sequence)]
         description.children.append(.element(directory))
+    }
+
+    /// Removes every description's Container directory (a writer describing the file anew).
+    package mutating func removeDirectory() {
+        for description in editableDescriptions {
+            description.children.removeAll { content in
+                if case .element(let element) = content { return element.isNamed("Directory", in: XMPNamespace.container) }
+                return false
+            }
+        }
     }
 
     /// Each `Container:Item` under a `Container:Directory` (or the `rdf:li` that holds the item's

@@ -45,4 +45,64 @@ struct GainMapMetadataTests {
         #expect(message(Self.block(version: 1)).contains("version 1, only 0 is known"))
         #expect(message([]).contains("truncated at version"))
     }
+
+    /// What Mattebox writes reads back as it was, byte for byte the standard's layout.
+    @Test func writtenMetadataReadsBackTheSame() throws {
+        let metadata = try GainMapMetadata(bytes: Self.block(), leadingVersion: true)
+        #expect(try GainMapMetadata(bytes: metadata.encoded(leadingVersion: true), leadingVersion: true) == metadata)
+        #expect(metadata.encoded(leadingVersion: false).count == Self.block().count - 1, "the standard's layout, field for field")
+        let written = GainMapMetadata(baseHeadroom: 0, alternateHeadroom: 1.8, channels: [
+            .init(gainMapMin: 0, gainMapMax: 1.8, gamma: 0.665, baseOffset: 1e-5, alternateOffset: -1e-5)])
+        let read = try GainMapMetadata(bytes: written.encoded(leadingVersion: false), leadingVersion: false)
+        #expect(abs(read.alternateHeadroom - 1.8) < 1e-9 && abs(read.channels[0].gamma - 0.665) < 1e-9)
+        #expect(abs(read.channels[0].alternateOffset + 1e-5) < 1e-12 && read.useBaseColourSpace)
+    }
+}
+
+/// Ultra HDR's hdrgm XMP: written fields read back; a per-channel list, a missing maximum and an
+/// HDR base are refused, naming the field.
+struct UltraHDRXMPTests {
+    @Test func theGainMapsFieldsReadBack() throws {
+        let metadata = GainMapMetadata(baseHeadroom: 0, alternateHeadroom: 2, channels: [
+            .init(gainMapMin: -0.5, gainMapMax: 2, gamma: 1.25, baseOffset: 0.015625, alternateOffset: 0.015625)])
+        let read = try #require(try UltraHDRXMP.metadata(in: XMPPacket(UltraHDRXMP.gainMapPacket(metadata))))
+        #expect(read == metadata)
+    }
+
+    @Test func whatCannotBeReadIsRefused() {
+        func message(_ fields: String) -> String {
+            let text = """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+                <rdf:Description xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0" \(fields)/></rdf:RDF></x:xmpmeta>
+                """
+            do { return "\(String(describing: try UltraHDRXMP.metadata(in: XMPPacket(Data(text.utf8)))))" } catch { return "\(error)" }
+        }
+        #expect(message(#"hdrgm:GainMapMax="2""#).contains("no hdrgm:HDRCapacityMax"))
+        #expect(message(#"hdrgm:HDRCapacityMax="2""#).contains("no hdrgm:GainMapMax"))
+        #expect(message(#"hdrgm:GainMapMax="2 2 2" hdrgm:HDRCapacityMax="2""#).contains("hdrgm:GainMapMax is \"2 2 2\""))
+        #expect(message(#"hdrgm:GainMapMax="2" hdrgm:HDRCapacityMax="2" hdrgm:BaseRenditionIsHDR="True""#).contains("BaseRenditionIsHDR"))
+        #expect(message(#"hdrgm:GainMapMax="2" hdrgm:HDRCapacityMax="2" hdrgm:Gamma="0""#).contains("gamma 0"))
+    }
+
+    /// The primary's packet lists itself and the gain map; a Motion Photo's directory is not overwritten.
+    @Test func thePrimaryListsTheGainMap() throws {
+        let described = try UltraHDRXMP.describingPrimary(XMPPacket(toolkit: "test"), gainMapLength: 1234)
+        #expect(described.value(.hdrGainMap("Version")) == "1.0")
+        #expect(described.directory.map { $0["Semantic"] } == ["Primary", "GainMap"] && described.directory[1]["Length"] == "1234")
+        var motion = XMPPacket(toolkit: "test")
+        motion.setDirectory([["Semantic": "Primary"], ["Semantic": "MotionPhoto", "Length": "9"]], order: ["Semantic", "Length"])
+        #expect(throws: (any Error).self) { try UltraHDRXMP.describingPrimary(motion, gainMapLength: 1) }
+        let stripped = try XMPPacket(UltraHDRXMP.withoutDescription(described.data))
+        #expect(stripped.value(.hdrGainMap("Version")) == nil && stripped.directory.isEmpty)
+    }
+
+    /// MPF's index as written is read back by the reader: the primary and the gain map after it.
+    @Test func theMPFIndexReadsBack() throws {
+        let segment = MPFIndex.segment(primaryLength: 5000, following: [(size: 300, offset: 4900)])
+        let jpeg: [UInt8] = [0xFF, 0xD8] + segment + [UInt8](repeating: 0, count: 5300 - 2 - segment.count)
+        let index = try #require(try MPFIndex.read(from: jpeg))
+        #expect(index.entries.map(\.size) == [5000, 300])
+        #expect(index.entries[1].fileOffset == 2 + 8 + 4900, "offsets count from the index's header, after MPF\\0")
+        #expect(index.entries[0].typeDescription == "baseline primary")
+    }
 }

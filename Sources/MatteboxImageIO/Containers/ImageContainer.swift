@@ -82,8 +82,21 @@ extension ImageContainer {
         {
             // Lens Blur's depth and GImage live in the extended XMP: read, they travel as images.
             let carried = holdsAuxiliaryImages && photo.metadata.auxiliaryInfo.values.contains { $0.source?.hasPrefix("Lens Blur") == true }
-            let named = kinds.map { carried && $0 == "extended XMP" ? "extended XMP (its Lens Blur depth and GImage are kept as auxiliary images)" : $0 }
+            // So does an Ultra HDR gain map, which MPF and ISO 21496-1's segment located and described.
+            let gainMapKept = holdsAuxiliaryImages && photo.metadata.auxiliaryInfo[UltraHDRJPEG.gainMapRole]?.source?.hasPrefix("Ultra HDR") == true
+            let named = kinds.compactMap { kind -> String? in
+                if carried && kind == "extended XMP" { return "extended XMP (its Lens Blur depth and GImage are kept as auxiliary images)" }
+                if gainMapKept && kind == "ISO 21496-1 gain map metadata" { return nil }
+                if gainMapKept && kind == "MPF (secondary images)" { return "MPF (its Ultra HDR gain map is kept as the auxiliary HDR gain map)" }
+                return kind
+            }
             notes["jpegSegments"] = "\(named.joined(separator: ", ")) of the JPEG not kept: \(displayName) output holds EXIF and XMP only"
+        }
+        if holdsAuxiliaryImages, photo.auxiliary[UltraHDRJPEG.gainMapRole] != nil, photo.metadata.exif?.appleHDRHeadroom == nil,
+            let stops = photo.metadata.auxiliaryInfo[UltraHDRJPEG.gainMapRole]?.headroomStops
+        {
+            notes["hdrGainMap"] = String(format: "the HDR gain map is kept in Apple's form, but not its headroom (%.2f stops): ", stops)
+                + "readers take that from an iPhone's maker note, which this photo has none of (write JPEG to keep it as Ultra HDR)"
         }
         if motionPhotoPrimary == nil, let movie = photo.metadata.motionPhotoMovie {
             notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: only a JPEG or HEIC output carries it"

@@ -37,6 +37,10 @@ package enum ImageEncoder {
             // The input claimed a movie that could not be read (noted when it was read): neither does this file.
             photo.metadata.xmp = MotionPhotoXMP.notAMotionPhoto(xmp)
         }
+        if format != .jpeg {
+            // Only a JPEG carries an Ultra HDR gain map after its primary (elsewhere it is an image of the file's own).
+            photo.metadata.xmp = photo.metadata.xmp.map(UltraHDRXMP.withoutDescription)
+        }
         return try format.container.encode(photo, quality: quality, heif: heif, notes: &notes)
     }
 

@@ -41,8 +41,39 @@ struct JPEGContainer: VipsDecodable {
     }
 
     func encode(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data {
+        // An unchanged JPEG that holds all its images is its own bytes (an Ultra HDR one stays one).
+        let ownBytes = heif.passthrough && unchangedJPEG(photo) != nil && PhoneDepth.fileStillHoldsAll(photo) && !fileHoldsDropped(photo)
+        guard !ownBytes else { return try encodeJPEG(photo, quality: quality, heif: heif, notes: &notes) }
+        // What an Ultra HDR input's XMP said of its gain map is said anew, or not at all.
+        var photo = photo
+        photo.metadata.xmp = photo.metadata.xmp.map(UltraHDRXMP.withoutDescription)
+        switch UltraHDRJPEG.plan(for: photo) {
+        case .none:
+            return try encodeJPEG(photo, quality: quality, heif: heif, notes: &notes)
+        case .cannot(let why):
+            notes["hdrGainMap"] = "the HDR gain map not kept: \(why)"
+            photo.setAuxiliary(nil, for: UltraHDRJPEG.gainMapRole)
+            return try encodeJPEG(photo, quality: quality, heif: heif, notes: &notes)
+        case .write(let map, let stops):
+            // The gain map is encoded first: the primary's XMP states its length.
+            let gainMap = try UltraHDRJPEG.gainMapJPEG(map, headroomStops: stops, quality: quality)
+            var described = photo
+            described.metadata.xmp = try UltraHDRJPEG.primaryXMP(photo.metadata.xmp, gainMapLength: gainMap.count)
+            described.setAuxiliary(nil, for: UltraHDRJPEG.gainMapRole)
+            let file = try encodeJPEG(described, quality: quality, heif: heif, gainMapFollows: true, notes: &notes)
+            notes["hdrGainMap"] = String(format: "written as Ultra HDR: the gain map (%dx%d) after the primary, up to %.2fx SDR white (%.2f stops), in hdrgm XMP and ISO 21496-1", map.width, map.height, pow(2, stops), stops)
+            return Data(try UltraHDRJPEG.assemble([UInt8](file), gainMap: gainMap))
+        }
+    }
+
+    /// The JPEG without a gain map of its own making (an input's own bytes keep theirs).
+    /// `gainMapFollows`: a gain map is put after it, so the input's own (its MPF index and
+    /// ISO 21496-1 segment, which are not carried) is not lost.
+    private func encodeJPEG(
+        _ photo: Photo, quality: Int, heif: HEIFWriteOptions, gainMapFollows: Bool = false, notes: inout [String: String]
+    ) throws -> Data {
         let exif = photo.metadata.exifForWriting(width: photo.primary.width, height: photo.primary.height)
-        if let written = try dynamicDepth(photo, quality: quality, heif: heif, notes: &notes) { return written }
+        if let written = try dynamicDepth(photo, quality: quality, heif: heif, gainMapFollows: gainMapFollows, notes: &notes) { return written }
         if heif.passthrough, let original = unchangedJPEG(photo),
             let coded = try losslesslyTurned(original.bytes, by: original.geometry, notes: &notes)
         {
@@ -50,7 +81,11 @@ struct JPEGContainer: VipsDecodable {
             // turned, which was done in the DCT domain): its bytes are kept (scan,
             // quantisation, ICC, IPTC, MPF, extended XMP) and only the EXIF and
             // XMP, which stages may have changed, are put in anew.
-            let image = MotionPhotoTrailer.removing(photo.metadata.motionPhotoMovie, from: coded)
+            var image = MotionPhotoTrailer.removing(photo.metadata.motionPhotoMovie, from: coded)
+            if fileHoldsDropped(photo) {
+                // What follows the primary holds an image the photo no longer has (a gain map --hdr drop left out).
+                image = JPEGSegments.withoutMPF(PhoneDepth.primaryJPEG(of: image))
+            }
             let embedded = try ExifEmbedding.embed(exif, inJPEG: try ExifEmbedding.embed(xmp: photo.metadata.xmp, inJPEG: Data(image)))
             return MotionPhotoTrailer.appending(photo.metadata.motionPhotoMovie, to: embedded, xmp: photo.metadata.xmp, notes: &notes)
         }
@@ -58,7 +93,8 @@ struct JPEGContainer: VipsDecodable {
             photo.primary, as: name, quality: quality, iccProfile: photo.metadata.iccProfile, xmp: photo.metadata.xmp)
         if let original = photo.metadata.codedOrigins[.primary]?.file.bytes, original.starts(with: [0xFF, 0xD8]) {
             // A JPEG encoded again keeps the segments of the one it came from (IPTC, comments...).
-            let (carried, dropped) = JPEGSegments.carry(from: original, into: data)
+            var (carried, dropped) = JPEGSegments.carry(from: original, into: data)
+            if gainMapFollows { dropped.removeAll { $0 == "MPF (secondary images)" || $0 == "ISO 21496-1 gain map metadata" } }
             data = carried
             if !dropped.isEmpty {
                 notes["jpegSegments"] = dropped.joined(separator: ", ") + " not kept: it describes the original encoding"
@@ -74,12 +110,14 @@ struct JPEGContainer: VipsDecodable {
     /// encoded anew) with the depth map and mattes appended. Nil when the photo has no depth,
     /// or the input's own bytes are kept and hold every auxiliary image (unless Dynamic Depth
     /// is asked for).
-    private func dynamicDepth(_ photo: Photo, quality: Int, heif: HEIFWriteOptions, notes: inout [String: String]) throws -> Data? {
+    private func dynamicDepth(
+        _ photo: Photo, quality: Int, heif: HEIFWriteOptions, gainMapFollows: Bool, notes: inout [String: String]
+    ) throws -> Data? {
         let depthRole: ImageRole? = photo.auxiliary[.disparity] != nil ? .disparity : photo.auxiliary[.depth] != nil ? .depth : nil
         guard let depthRole, let depth = photo.auxiliary[depthRole] else { return nil }
         // The input's own bytes are kept as they are when its pixels did not change nor turn
         // (MPF images are not turned with a lossless turn), and then so is its depth.
-        let ownBytesKept = heif.passthrough && unchangedJPEG(photo)?.geometry == .up
+        let ownBytesKept = heif.passthrough && unchangedJPEG(photo)?.geometry == .up && !fileHoldsDropped(photo)
         guard heif.dynamicDepth || !ownBytesKept || !PhoneDepth.fileStillHoldsAll(photo) else { return nil }
         var disparity = depth
         var representation = photo.metadata.auxiliaryInfo[depthRole]?.depth
@@ -94,7 +132,7 @@ struct JPEGContainer: VipsDecodable {
         var primaryOnly = photo
         for role in photo.auxiliary.keys where role != .alpha { primaryOnly.setAuxiliary(nil, for: role) }
         primaryOnly.metadata.motionPhotoMovie = nil
-        var primary = try encode(primaryOnly, quality: quality, heif: heif.withoutDynamicDepth, notes: &notes)
+        var primary = try encodeJPEG(primaryOnly, quality: quality, heif: heif.withoutDynamicDepth, gainMapFollows: gainMapFollows, notes: &notes)
         // The depth and mattes the input's own bytes held go: Dynamic Depth carries them now.
         primary = Data(JPEGSegments.withoutMPF(PhoneDepth.primaryJPEG(of: [UInt8](primary))))
         let mattes = photo.auxiliary.filter { AuxiliaryType.isMatte($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -109,6 +147,16 @@ struct JPEGContainer: VipsDecodable {
         notes["dynamicDepth"] = "written as Dynamic Depth 1.0: the \(depthRole == .depth ? "depth" : "disparity") as its depth map"
             + (mattes.isEmpty ? "" : ", \(mattes.map(\.0.rawValue).joined(separator: ", ")) as further items")
         return try DynamicDepth.write(primary: primary, xmp: photo.metadata.xmp, disparity: disparity, representation: representation, mattes: mattes)
+    }
+
+    /// True when the input's own images after its primary (MPF's, an Ultra HDR gain map) include
+    /// one the photo no longer has, so its bytes after the primary cannot be kept as they are.
+    private func fileHoldsDropped(_ photo: Photo) -> Bool {
+        guard let original = photo.metadata.codedOrigins[.primary]?.file.bytes, original.starts(with: [0xFF, 0xD8]) else { return false }
+        var problems: [String] = []
+        var held = Set(((try? AppleDepthJPEG.describedImages(in: original, problems: &problems)) ?? []).map(\.role))
+        if UltraHDRJPEG.holdsGainMap(original) { held.insert(UltraHDRJPEG.gainMapRole) }
+        return !held.isSubset(of: Set(photo.auxiliary.keys))
     }
 
     /// The JPEG the photo was read from, when its pixels (perhaps turned) and

@@ -36,6 +36,7 @@ package enum AppleDepthJPEG {
                 let packet = try? XMPPacket(xmp),
                 let (role, kind) = role(of: packet)
             else {
+                if UltraHDRJPEG.isGainMap(image) { continue } // read as the photo's gain map
                 // A camera's preview or a stereo pair's other view: kept only by JPEG outputs.
                 problems.append("MPF image \(number) (\(entry.typeDescription), \(entry.size) bytes) is no depth or matte Mattebox knows: only a JPEG output keeps it")
                 continue

@@ -122,6 +122,8 @@ package enum DynamicDepth {
             items.append((mattePrefix + role.rawValue, "image/png", try ImageEncoder.encode(matte.converted(channels: 1, eightBit: true), as: "png", quality: 0, iccProfile: nil, xmp: nil)))
         }
         var packet = xmp.flatMap { try? XMPPacket($0) } ?? XMPPacket(toolkit: "Mattebox")
+        // A Dynamic Depth input's own device goes: this file's items are described anew.
+        packet.removeProperties(in: XMPNamespace.dynamicDepthDevice)
         let device = try XMPPacket(Data(description(items: items.map { ($0.uri, $0.mime, $0.bytes.count) }, near: near, far: far, units: units).utf8))
         packet.appendDescriptions(of: device)
         var file = try ExifEmbedding.embed(xmp: packet.data, inJPEG: primary)

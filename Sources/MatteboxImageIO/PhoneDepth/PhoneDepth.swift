@@ -38,9 +38,12 @@ package enum PhoneDepth {
     /// The roles a JPEG output of `photo` keeps: all of them when each is the one its input file
     /// held (the file's own bytes, or Dynamic Depth when the primary is encoded anew), else with
     /// depth the depth and mattes (as Dynamic Depth), else none.
+    /// The gain map goes as Ultra HDR when its headroom is known.
     package static func rolesHeldByJPEG(of photo: Photo) -> Set<ImageRole> {
         if fileStillHoldsAll(photo) { return Set(photo.auxiliary.keys) }
-        return photo.auxiliary[.depth] != nil || photo.auxiliary[.disparity] != nil ? jpegRoles : []
+        var roles: Set<ImageRole> = photo.auxiliary[.depth] != nil || photo.auxiliary[.disparity] != nil ? jpegRoles : []
+        if case .write = UltraHDRJPEG.plan(for: photo) { roles.insert(UltraHDRJPEG.gainMapRole) }
+        return roles
     }
 
     /// True when `jpeg` still carries Lens Blur's unblurred photo (its extended XMP was carried).
@@ -87,6 +90,7 @@ package enum PhoneDepth {
             DynamicDepth.read(jpeg, main: main, into: &found)
         }
         AppleDepthJPEG.read(jpeg, into: &found)
+        UltraHDRJPEG.read(jpeg, into: &found)
         if let main, main.uses(XMPNamespace.googleDepth) || main.uses(XMPNamespace.googleImage) {
             LensBlurDepth.read(jpeg, main: main, into: &found)
         }

@@ -47,6 +47,9 @@ struct StillInspection: Encodable {
         var depth: DepthRepresentation?
         /// The smallest and largest stored value (for depth and disparity, in the map's own units).
         var values: [Double]?
+        /// For an HDR gain map: the stops above SDR white its full rendition reaches, as its own
+        /// form states it (Ultra HDR) or the iPhone's maker note does.
+        var headroomStops: Double?
     }
 
     init(_ photo: Photo, file: URL, bytes: Int, format: String, livePhoto: LivePhotoInspection?) {
@@ -66,9 +69,11 @@ struct StillInspection: Encodable {
             guard let image = photo.auxiliary[role] else { return nil }
             let info = photo.metadata.auxiliaryInfo[role]
             let measured = role == .depth || role == .disparity
+            let headroom = ImageRole.hdrGainMaps.contains(role) ? info?.headroomStops ?? photo.metadata.exif?.appleHDRHeadroom?.stops : nil
             return Auxiliary(
                 role: role.rawValue, width: image.width, height: image.height, channels: image.channels, sampleFormat: image.format.description,
-                source: info?.source, depth: info?.depth, values: measured ? image.finiteRange().map { [$0.lowerBound, $0.upperBound] } : nil)
+                source: info?.source, depth: info?.depth, values: measured ? image.finiteRange().map { [$0.lowerBound, $0.upperBound] } : nil,
+                headroomStops: headroom)
         }
         depthNote = photo.metadata.notes["phoneDepth"]
         phoneFocus = photo.metadata.shared[PhoneFocus.sharedName].flatMap(PhoneFocus.init(encoded:)).map {
@@ -95,6 +100,10 @@ struct StillInspection: Encodable {
                 if let depth = aux.depth { lines.append(InspectionText.representationLine(depth)) }
                 if let values = aux.values {
                     lines.append(String(format: "    stored values %.6g to %.6g", values[0], values[1]))
+                }
+                if let stops = aux.headroomStops {
+                    let stated = aux.source?.hasPrefix("Ultra HDR") == true ? "as the gain map's metadata states" : "from the Apple maker note"
+                    lines.append(String(format: "    headroom: %.3gx SDR white (%.3g stops, ", pow(2, stops), stops) + stated + ")")
                 }
             }
         }

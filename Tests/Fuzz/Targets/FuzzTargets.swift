@@ -30,6 +30,7 @@ package enum FuzzTargets {
         "extended-xmp": extendedXMP,
         "dynamic-depth": dynamicDepth,
         "iso-gain-map": isoGainMap,
+        "ultra-hdr": ultraHDR,
     ]
 
     /// The ISOBMFF box layer and HEIF's item model: items, properties, references, item data.
@@ -103,6 +104,21 @@ package enum FuzzTargets {
             if let metadata = try? GainMapMetadata(bytes: bytes, leadingVersion: leadingVersion) {
                 precondition(metadata.channels.count == (metadata.isMultichannel ? 3 : 1), "a channel count the flags do not state")
             }
+        }
+    }
+
+    /// An Ultra HDR JPEG: the MPF index that finds its gain map, and the gain map's hdrgm XMP and
+    /// ISO 21496-1 APP2 (an input that is one gain map image alone is read as that too).
+    static func ultraHDR(_ bytes: [UInt8]) {
+        if UltraHDRJPEG.isGainMap(bytes), let metadata = try? UltraHDRJPEG.metadata(of: bytes, what: "fuzz") {
+            precondition(!metadata.channels.isEmpty, "gain map metadata with no channel")
+        }
+        _ = UltraHDRJPEG.holdsGainMap(bytes)
+        if let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: bytes),
+            let packet = try? XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count)))
+        {
+            _ = try? UltraHDRXMP.metadata(in: packet)
+            _ = UltraHDRXMP.withoutDescription(packet.data)
         }
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+import MatteboxCore
+import MatteboxMetadata
+import MatteboxRuntime
+
+/// Ultra HDR JPEG (Android 14+, Chrome, libultrahdr): an SDR JPEG primary whose XMP says
+/// `hdrgm:Version` and lists a gain map in a Google Container directory, whose APP2 segments
+/// hold ISO 21496-1's versions and an MPF index, followed by the gain map, itself a JPEG with its
+/// mapping in hdrgm XMP and in ISO 21496-1's APP2. Why it exists: a JPEG is what most people
+/// share, and an iPhone's HDR photo written as a plain JPEG goes dull on every HDR screen.
+/// The photo's gain map is kept in Apple's form (`GainMapForms` converts both ways).
+package enum UltraHDRJPEG {
+    /// The role the photo keeps its gain map under, whichever form it was read from.
+    package static let gainMapRole: ImageRole = "com.apple.hdrgainmap"
+
+    /// What a JPEG output does with the photo's gain map.
+    package enum Plan {
+        case none
+        case write(map: PixelImage, headroomStops: Double)
+        /// Why it cannot be written, for the note.
+        case cannot(String)
+    }
+
+    /// Whether a JPEG encoded anew from `photo` carries its gain map, and why not.
+    package static func plan(for photo: Photo) -> Plan {
+        guard let map = photo.auxiliary[gainMapRole] else { return .none }
+        guard let stops = photo.metadata.auxiliaryInfo[gainMapRole]?.headroomStops ?? photo.metadata.exif?.appleHDRHeadroom?.stops else {
+            return .cannot("its headroom is not known (the photo has no Apple maker note stating it)")
+        }
+        guard stops >= 0.01 else { return .cannot("its headroom is \(stops) stops, so it brightens nothing") }
+        if let xmp = photo.metadata.xmp, let packet = try? XMPPacket(xmp), !UltraHDRXMP.canDescribe(packet) {
+            return .cannot("the photo's XMP already has a Container directory (a Motion Photo's), which the gain map cannot join")
+        }
+        return .write(map: map, headroomStops: stops)
+    }
+
+    /// The gain map image: Apple's map said as ISO 21496-1, a grey JPEG at `quality` (at least
+    /// 90: its steps are stops of light) with hdrgm XMP and ISO 21496-1's APP2.
+    package static func gainMapJPEG(_ map: PixelImage, headroomStops: Double, quality: Int) throws -> [UInt8] {
+        let (iso, metadata) = GainMapForms.iso(fromApple: map, headroomStops: headroomStops)
+        let encoded = try ImageEncoder.encode(iso, as: "jpeg", quality: max(quality, 90), iccProfile: nil, xmp: UltraHDRXMP.gainMapPacket(metadata))
+        let bare = [UInt8](try ExifEmbedding.embed(nil, inJPEG: encoded))
+        return JPEGSegments.inserting([app2(GainMapMetadata.jpegSegmentHeader + metadata.encoded(leadingVersion: false))], afterLeadingAPPnOf: bare).bytes
+    }
+
+    /// `xmp` (the photo's, or none) saying the file carries a gain map of `length` bytes.
+    package static func primaryXMP(_ xmp: Data?, gainMapLength length: Int) throws -> Data {
+        let packet = try xmp.map { try XMPPacket($0) } ?? XMPPacket(toolkit: "Mattebox")
+        return try UltraHDRXMP.describingPrimary(packet, gainMapLength: length).data
+    }
+
+    /// `file` (a finished JPEG whose XMP already describes the gain map, perhaps followed by
+    /// Dynamic Depth items or a movie, which are found from the end) with ISO 21496-1's version
+    /// segment and an MPF index in its first image, and the gain map right after that image.
+    package static func assemble(_ file: [UInt8], gainMap: [UInt8]) throws -> [UInt8] {
+        guard let end = JPEGSegments.endOfImage(in: file) else { throw MatteboxError("the encoded JPEG is cut short: its gain map cannot follow it") }
+        let primary = JPEGSegments.withoutMPF(Array(file[..<end]))
+        let versions = app2(GainMapMetadata.jpegSegmentHeader + GainMapMetadata.versionsOnly)
+        // The index's size does not depend on its numbers: put it in, then fill them.
+        let placeholder = MPFIndex.segment(primaryLength: 0, following: [(gainMap.count, 0)])
+        var (bytes, at) = JPEGSegments.inserting([versions, placeholder], afterLeadingAPPnOf: primary)
+        let mpfAt = at + versions.count, header = mpfAt + 8
+        let index = MPFIndex.segment(primaryLength: bytes.count, following: [(gainMap.count, bytes.count - header)])
+        bytes.replaceSubrange(mpfAt..<(mpfAt + index.count), with: index)
+        return bytes + gainMap + file[end...]
+    }
+
+    /// Whether an image after the primary is an Ultra HDR gain map (hdrgm XMP or ISO 21496-1's APP2).
+    package static func isGainMap<Bytes: Collection<UInt8>>(_ image: Bytes) -> Bool {
+        let bytes = [UInt8](image)
+        if JPEGSegments.segments(of: bytes).contains(where: \.isGainMapMetadata) { return true }
+        guard let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: bytes),
+            let packet = try? XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count)))
+        else { return false }
+        return packet.value(.hdrGainMap("Version")) != nil
+    }
+
+    /// Whether `jpeg`'s MPF index lists an Ultra HDR gain map.
+    package static func holdsGainMap(_ jpeg: [UInt8]) -> Bool {
+        guard let index = try? MPFIndex.read(from: jpeg) else { return false }
+        return index.entries.dropFirst().contains { isGainMap(jpeg[$0.fileOffset..<($0.fileOffset + $0.size)]) }
+    }
+
+    /// The gain map an Ultra HDR JPEG carries, as its ISO 21496-1 APP2 (preferred: it is the
+    /// standard) or its hdrgm XMP states it, read into Apple's form under `gainMapRole` with
+    /// the headroom it reaches.
+    static func read(_ jpeg: [UInt8], into found: inout PhoneDepth.Found) {
+        guard let index = try? MPFIndex.read(from: jpeg) else { return } // a damaged index is the MPF reader's note
+        for (position, entry) in index.entries.enumerated().dropFirst() {
+            let image = Array(jpeg[entry.fileOffset..<(entry.fileOffset + entry.size)])
+            guard image.starts(with: [0xFF, 0xD8]), isGainMap(image) else { continue }
+            let what = "the Ultra HDR gain map (MPF image \(position + 1))"
+            do {
+                let metadata = try self.metadata(of: image, what: what)
+                guard !metadata.isMultichannel else {
+                    found.problems.append("\(what) has one map per colour channel, which Mattebox does not read yet: not read")
+                    continue
+                }
+                let pixels = try EmbeddedImage.grey(image, what: what)
+                let (map, stops) = GainMapForms.apple(fromISO: pixels, metadata: metadata)
+                if metadata.channels[0].gainMapMin < 0 {
+                    found.problems.append("\(what) also darkens (to \(String(format: "%.2f", pow(2, metadata.channels[0].gainMapMin)))x): read as brightening only")
+                }
+                var info = AuxiliaryImageInfo(source: "Ultra HDR gain map (MPF image \(position + 1))")
+                info.headroomStops = stops
+                found.images.append((gainMapRole, map, info))
+            } catch {
+                found.problems.append("\(what) cannot be read: \(error)")
+            }
+        }
+    }
+
+    /// The mapping a gain map image states: its ISO 21496-1 APP2, else its hdrgm XMP.
+    package static func metadata(of image: [UInt8], what: String) throws -> GainMapMetadata {
+        if let segment = JPEGSegments.segments(of: image).first(where: \.isGainMapMetadata) {
+            return try GainMapMetadata(bytes: Array(segment.payload.dropFirst(GainMapMetadata.jpegSegmentHeader.count)), leadingVersion: false)
+        }
+        guard let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: image),
+            let metadata = try UltraHDRXMP.metadata(in: try XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count))))
+        else { throw MatteboxError("\(what) states no mapping") }
+        return metadata
+    }
+
+    /// A whole APP2 segment holding `payload`.
+    private static func app2(_ payload: [UInt8]) -> [UInt8] {
+        [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+    }
+}
