@@ -479,6 +479,8 @@ class DepthOfField {
             levelled[size_t(k)] = Band{cv::Mat::zeros(bottom - top + 1, s.width, CV_32FC4), top, s};
         }
         sharpHalf = cv::Mat::zeros(half, CV_32FC4);
+        frontOwn = cv::Mat::zeros(half, CV_32F);
+        behindOwn = cv::Mat::zeros(half, CV_32F);
     }
 
     /// Pass 1, full size.
@@ -537,6 +539,9 @@ class DepthOfField {
                             const float part = side ? upperShare : 1 - upperShare;
                             if (part <= 0) continue;
                             const int level = levels[size_t(k)];
+                            // How much of this level-1 pixel is a surface of the group in front or behind.
+                            if (layers.centre[size_t(k)] > sharpLimit) frontOwn.ptr<float>(y)[x] += 0.25f * part * weight[f];
+                            if (layers.centre[size_t(k)] < -sharpLimit) behindOwn.ptr<float>(y)[x] += 0.25f * part * weight[f];
                             const float share = 0.25f * part / float(level > 1 ? 1 << (2 * (level - 1)) : 1);
                             float *p = targets[size_t(k)];
                             if (!p) continue;
@@ -593,6 +598,34 @@ class DepthOfField {
         // CV_32FC4: colour, weight. What lies behind is filled where the sharp layers stand, below.
         behind = compose(behindLayers, half, false);
         front = compose(frontLayers, half, true);
+        opaqueWhereOwn(behind, behindOwn);
+        opaqueWhereOwn(front, frontOwn);
+        // Where a surface behind the focal plane lies within a sharp layer's reach (4 px): there the
+        // sharp layers' soft edges show it; elsewhere they meet only nearer surfaces of their own.
+        cv::dilate(behindOwn > 0.01f, behindNear, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+        behindOwn.release();
+        frontOwn.release();
+    }
+
+    /// A group is at least as opaque at a pixel as the pixel's own surface is of that group: where
+    /// a blurred surface's layers meet inside it (a slanted crest, a chair's seat), one covering
+    /// the next, their weights fall short of whole, and what showed through was the fill from
+    /// around the group (a light seam, the floor through a chair). Outside its surfaces a group
+    /// stays as its blur made it: a blurred edge still spreads softly over what lies behind.
+    static void opaqueWhereOwn(cv::Mat &group, const cv::Mat &own) {
+        cv::parallel_for_(cv::Range(0, group.rows), [&](const cv::Range &range) {
+            for (int y = range.start; y < range.end; ++y) {
+                float *g = group.ptr<float>(y);
+                const float *o = own.ptr<float>(y);
+                for (int x = 0; x < group.cols; ++x) {
+                    float *q = g + 4 * x;
+                    const float floor = std::min(o[x], 1.0f);
+                    if (q[3] <= 1e-6f || q[3] >= floor) continue;
+                    const float gain = floor / q[3];
+                    for (int c = 0; c < 4; ++c) q[c] *= gain;
+                }
+            }
+        });
     }
 
     /// What the sharp layers hide of the group behind, filled from around it where they stand;
@@ -692,6 +725,7 @@ class DepthOfField {
                 hiddenRow(size_t(size.width) * 3), out(size_t(size.width) * 3);
             const int bufferRows = stripRows + 2 * margin;
             cv::Mat still(bufferRows, size.width, CV_32FC4); // radius 0: every pixel written
+            cv::Mat own(bufferRows, size.width, CV_32FC2);   // how much of each pixel is a sharp surface, one behind
             std::array<cv::Mat, 3> blurred;                   // radius 1, 2, 3: zeroed where used
             std::array<cv::Vec2i, 3> used;                    // each one's columns in this strip
             for (int chunk = range.start; chunk < range.end; ++chunk) {
@@ -700,8 +734,9 @@ class DepthOfField {
                     const int e0 = std::max(0, y0 - margin), e1 = std::min(size.height, y1 + margin);
                     used.fill(cv::Vec2i(size.width, -1));
                     for (int y = e0; y < e1; ++y) {
-                        float *base = still.ptr<float>(y - e0);
+                        float *base = still.ptr<float>(y - e0), *owned = own.ptr<float>(y - e0);
                         std::fill(base, base + 4 * size.width, 0.0f);
+                        std::fill(owned, owned + 2 * size.width, 0.0f);
                         const uchar *possible = sharpPossible.ptr<uchar>(std::min(sharpPossible.rows - 1, int((y + 0.5) * toWorking)));
                         bool any = false;
                         for (int c = 0; c < sharpPossible.cols && !any; ++c) any = possible[c] != 0;
@@ -718,6 +753,8 @@ class DepthOfField {
                                 for (int side = 0; side < 2; ++side) {
                                     const int k = lower + side;
                                     const float w = fragments[f].weight * (side ? upperShare : 1 - upperShare);
+                                    if (w > 0 && levels[size_t(k)] == 0) owned[2 * x] += w;
+                                    if (w > 0 && layers.centre[size_t(k)] < -sharpLimit) owned[2 * x + 1] += w;
                                     if (w <= 0 || levels[size_t(k)] != 0) continue;
                                     const int sharpClass = layers.sharpClass(k);
                                     float *p = b;
@@ -749,8 +786,9 @@ class DepthOfField {
                         blurred[r](area).setTo(0);
                     }
                     for (int y = y0; y < y1; ++y) {
-                        const float *s = still.ptr<float>(y - e0);
+                        const float *s = still.ptr<float>(y - e0), *owned = own.ptr<float>(y - e0);
                         const uchar *nearFront = frontNear.ptr<uchar>(std::min(half.height - 1, y >> 1));
+                        const uchar *nearBehind = behindNear.ptr<uchar>(std::min(half.height - 1, y >> 1));
                         bool coarseRead = false, aroundRead = false;
                         for (int x = 0; x < size.width; ++x) {
                             float *o = out.data() + 3 * x;
@@ -774,13 +812,22 @@ class DepthOfField {
                                 aroundRead = true;
                             }
                             const float *b = behindRow.data() + 4 * x, *f = frontRow.data() + 4 * x, *h = hiddenRow.data() + 3 * x;
+                            // Where no surface behind is near, the sharp layers are as opaque as the pixel's
+                            // own sharp surface: their soft edge meets a nearer surface of their own (a
+                            // slanted crest crossing into the front group), which adds to it, and what lies
+                            // behind the focal plane does not show between them.
+                            const float ownSharp = owned[2 * x], ownBehind = owned[2 * x + 1];
+                            const float floor = nearBehind[std::min(half.width - 1, x >> 1)] || ownSharp + ownBehind <= 1e-6f
+                                                    ? 0.0f : ownSharp / (ownSharp + ownBehind);
+                            const float gain = weight < floor ? floor / weight : 1.0f;
+                            const float sharpWeight = weight * gain;
                             float m[3], mw;
-                            if (weight >= 1) {
+                            if (sharpWeight >= 1) {
                                 for (int c = 0; c < 3; ++c) m[c] = s[4 * x + c] / weight;
                                 mw = 1;
                             } else {
-                                for (int c = 0; c < 3; ++c) m[c] = s[4 * x + c] + (1 - weight) * b[c];
-                                mw = weight + (1 - weight) * b[3];
+                                for (int c = 0; c < 3; ++c) m[c] = gain * s[4 * x + c] + (1 - sharpWeight) * b[c];
+                                mw = sharpWeight + (1 - sharpWeight) * b[3];
                             }
                             const float rest = std::clamp(1 - mw, 0.0f, 1.0f);
                             for (int c = 0; c < 3; ++c) {
@@ -805,6 +852,8 @@ class DepthOfField {
     int deepest = 1;
     std::vector<Band> levelled; // the blurred layers at their levels
     cv::Mat sharpHalf;          // the sharp layers' fragments at level 1 (CV_32FC4)
+    cv::Mat frontOwn, behindOwn; // how much of each level-1 pixel is a surface of the group in front, behind
+    cv::Mat behindNear;          // level-1 pixels a surface behind the focal plane is within 4 px of (CV_8U)
     cv::Mat behind, front;      // the groups at level 1 (CV_32FC4: colour, weight)
     cv::Mat hidden;             // what the front group hides (CV_32FC3)
     cv::Mat coarse;             // the composite where no sharp layer reaches (CV_32FC3)
