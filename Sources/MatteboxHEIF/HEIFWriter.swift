@@ -183,7 +183,7 @@ package enum HEIFWriter {
         try addThumbnail(thumbnail, of: photo, primary: primary, frame: frame, options: options, to: &builder)
         try addMetadata(of: photo, primary: primary, frame: frame, to: &builder)
         let source = try sources.input()
-        try addAuxiliaries(
+        let encoded = try addAuxiliaries(
             of: photo, from: source, sources: &sources, primary: primary, frame: frame, settings: settings, codec: options.codec,
             copied: &copied, encodedAgain: &encodedAgain, notKept: &notKept, to: &builder)
         if let source {
@@ -195,6 +195,14 @@ package enum HEIFWriter {
             builder.compatibleBrands += brands.filter { !builder.compatibleBrands.contains($0) }
             try HEIFCarryOver.descriptions(from: source, copied: copied, into: &builder, notKept: &notKept)
             notKept += HEIFCarryOver.unmodelledItems(of: source)
+        }
+        if !builder.compatibleBrands.contains("tmap"), let gainMap = encoded[HEIFToneMap.gainMapRole],
+            let stops = HEIFToneMap.headroomStops(of: photo)
+        {
+            // A gain map encoded here (AVIF, one from an Ultra HDR JPEG) gets the ISO 21496-1 tone map
+            // AVIF readers look for, as iOS 18 writes one beside Apple's.
+            try HEIFToneMap.add(over: primary, gainMap: gainMap, headroomStops: stops, size: frame.storedSize(of: photo.primary),
+                            transforms: frame.transforms, to: &builder)
         }
         return try builder.serialize()
     }
@@ -305,7 +313,8 @@ package enum HEIFWriter {
         of photo: Photo, from source: HEIFFile?, sources: inout PassthroughSources, primary: UInt16, frame: Frame,
         settings: ItemCodecSettings, codec: any ItemCodec, copied: inout [UInt32: UInt16], encodedAgain: inout [UInt32: UInt16],
         notKept: inout [String], to builder: inout HEIFBuilder
-    ) throws {
+    ) throws -> [ImageRole: UInt16] {
+        var encoded: [ImageRole: UInt16] = [:] // the images encoded here, not copied
         let partner = source.flatMap(HEIFCarryOver.stereoPartner)
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
             let image = photo.auxiliary[role]!
@@ -330,11 +339,13 @@ package enum HEIFWriter {
                         role, image: try frame.storing(image), of: photo, primary: primary, settings: settings, codec: codec,
                         transforms: frame.transforms, to: &builder)
                     if let item = samePicture(role, image, of: photo) { encodedAgain[item] = id }
+                    encoded[role] = id
                 } catch HEIFError.codec(let message) {
                     notKept.append("the \(role) image (\(image.width)x\(image.height)): the \(codec.name) encoder refused it (\(message))")
                 }
             }
         }
+        return encoded
     }
 
     /// The input item `image` was decoded from when it still holds those pixels, turned (if at all) as the

@@ -115,6 +115,9 @@ struct UltraHDRTests {
         #expect(toAVIF.status == 0, "\(toAVIF.errors)")
         let avifError = Self.error(original, try appleRendition(avif))
         #expect(avifError < 0.02, "AVIF after the round trip: \(avifError * 100)% off")
+        // AVIF readers find the gain map through an ISO 21496-1 tone map, made for it here.
+        let avifListing = TestEnvironment.run([TestEnvironment.mattebox, "inspect", avif], timeout: 120).output
+        #expect(avifListing.contains("tone map: ISO 21496-1") && avifListing.contains("gain map log2 0...1.8"), "\(avifListing)")
         for path in [heic, avif] {
             let opened = TestEnvironment.run(["heif-info", path], timeout: 60)
             #expect(opened.status == 0, "libheif does not open \(path): \(opened.errors)")

@@ -95,8 +95,8 @@ extension ImageContainer {
         if holdsAuxiliaryImages, photo.auxiliary[UltraHDRJPEG.gainMapRole] != nil, photo.metadata.exif?.appleHDRHeadroom == nil,
             let stops = photo.metadata.auxiliaryInfo[UltraHDRJPEG.gainMapRole]?.headroomStops
         {
-            notes["hdrGainMap"] = String(format: "the HDR gain map is kept in Apple's form, but not its headroom (%.2f stops): ", stops)
-                + "readers take that from an iPhone's maker note, which this photo has none of (write JPEG to keep it as Ultra HDR)"
+            notes["hdrGainMap"] = String(format: "the HDR gain map is kept in Apple's form, its headroom (%.2f stops) in an ISO 21496-1 tone map only: ", stops)
+                + "Apple's readers take it from an iPhone's maker note, which this photo has none of (JPEG keeps it as Ultra HDR)"
         }
         if motionPhotoPrimary == nil, let movie = photo.metadata.motionPhotoMovie {
             notes["motionPhoto"] = "the Motion Photo's movie (\(movie.count) bytes) not kept: only a JPEG or HEIC output carries it"

@@ -11,19 +11,9 @@ import MatteboxMetadata
 /// form; converting the 256 possible 8-bit samples through these formulas loses at most half a
 /// step of the target's scale (under 0.3% of the boost for a 3.5x headroom).
 package enum GainMapForms {
-    /// Rec. 709's inverse OETF, from an encoded sample (0...1) to linear light.
-    static func linear(fromRec709 value: Double) -> Double {
-        value < 0.081 ? value / 4.5 : pow((value + 0.099) / 1.099, 1 / 0.45)
-    }
-
-    /// Rec. 709's OETF, from linear light (0...1) to an encoded sample.
-    static func rec709(fromLinear value: Double) -> Double {
-        value < 0.018 ? 4.5 * value : 1.099 * pow(value, 0.45) - 0.099
-    }
-
     /// How much an Apple gain map sample (0...255) brightens at full headroom (2^stops).
     package static func appleBoost(sample: Double, headroomStops: Double) -> Double {
-        1 + (pow(2, headroomStops) - 1) * linear(fromRec709: min(max(sample / 255, 0), 1))
+        AppleGainMapCurve.boost(sample: sample, headroomStops: headroomStops)
     }
 
     /// How much an ISO 21496-1 gain map sample (0...255) brightens at full headroom.
@@ -54,7 +44,7 @@ package enum GainMapForms {
         let table = (0..<256).map { sample -> UInt8 in
             guard headroom > 1 else { return 0 }
             let gain = (isoBoost(sample: Double(sample), channel: channel) - 1) / (headroom - 1)
-            return UInt8(min(max((rec709(fromLinear: min(max(gain, 0), 1)) * 255).rounded(), 0), 255))
+            return UInt8(min(max((AppleGainMapCurve.rec709(fromLinear: min(max(gain, 0), 1)) * 255).rounded(), 0), 255))
         }
         return (mapped(map, through: table), stops)
     }
