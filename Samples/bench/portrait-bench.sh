@@ -68,10 +68,13 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do grep -qo 'http://127.0.0.1:[0-9]*' "$work/serve.log" && break; sleep 0.1; done
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1)
-curl -sf -o /dev/null "$url/api/library/messi12.heic/portrait.jpg?size=1280&aperture=4.5"
+# The Portrait routes need the app's token even on loopback (the page carries it in a meta tag).
+token=$(curl -sf "$url/" | grep -o 'content="[0-9a-f]\{48\}"' | head -1 | tr -d '"' | sed 's/content=//')
+[ -n "$token" ] || { echo "portrait-bench: no app token on $url/" >&2; exit 1; }
+curl -sf -o /dev/null -H "X-Mattebox-Token: $token" "$url/api/library/messi12.heic/portrait.jpg?size=1280&aperture=4.5"
 times=()
 for aperture in 1.4 2 2.8 3.5 4.5 5.6 7.1 8 11 16; do
-    times+=("$(curl -sf -o /dev/null -w '%{time_total}' "$url/api/library/messi12.heic/portrait.jpg?size=1280&aperture=$aperture")")
+    times+=("$(curl -sf -o /dev/null -H "X-Mattebox-Token: $token" -w '%{time_total}' "$url/api/library/messi12.heic/portrait.jpg?size=1280&aperture=$aperture")")
 done
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 5p)
 echo "" >> "$table"
