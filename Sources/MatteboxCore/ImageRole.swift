@@ -24,13 +24,7 @@ package struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Coda
     /// Transparency, kept apart from the colour as HEIF keeps it (an auxiliary
     /// image with the MPEG alpha type); PNG and WebP alpha is read into it.
     package static let alpha: ImageRole = "org.mpeg.alpha"
-    /// The HDR gain maps phones store beside an SDR primary (Apple's, Samsung's).
-    package static let hdrGainMaps: Set<ImageRole> = ["com.apple.hdrgainmap", "com.samsung.hdrgainmap"]
-
-    package static let wellKnown: [ImageRole] = [
-        .primary, .depth, .disparity, .portraitMatte, .hairMatte, .skinMatte, .teethMatte,
-        .glassesMatte, .skyMatte, .thumbnail,
-    ]
+    // What each role is, and the lists of them, are in the one table of `KnownRoles.swift`.
 
     /// Well-known names, or reverse-DNS vendor names ("com.example.normals").
     package var isValidName: Bool {

@@ -24,10 +24,7 @@ package struct AppleMatteEvaluation {
         package var oursShare: Double
     }
 
-    static let roles: [(name: String, role: ImageRole)] = [
-        ("portrait", .portraitMatte), ("hair", .hairMatte), ("skin", .skinMatte), ("teeth", .teethMatte),
-        ("glasses", .glassesMatte), ("sky", .skyMatte),
-    ]
+    static let roles = ImageRole.mattesByShortName
 
     let semanticRunner: PipelineRunner
     let portraitRunner: PipelineRunner

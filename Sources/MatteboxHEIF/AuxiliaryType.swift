@@ -8,21 +8,8 @@ package enum AuxiliaryType {
     /// Vendor roles without a standard URN are stored under this prefix.
     package static let matteboxURNPrefix = "urn:org:mattebox:aux:"
 
-    /// Role ↔ URN for the well-known auxiliary images (iPhone and MPEG types).
-    private static let known: [(role: ImageRole, urn: String)] = [
-        (.portraitMatte, "urn:com:apple:photo:2018:aux:portraiteffectsmatte"),
-        (.skinMatte, "urn:com:apple:photo:2019:aux:semanticskinmatte"),
-        (.hairMatte, "urn:com:apple:photo:2019:aux:semantichairmatte"),
-        (.teethMatte, "urn:com:apple:photo:2019:aux:semanticteethmatte"),
-        (.glassesMatte, "urn:com:apple:photo:2020:aux:semanticglassesmatte"),
-        (.skyMatte, "urn:com:apple:photo:2020:aux:semanticskymatte"),
-        ("com.apple.hdrgainmap", "urn:com:apple:photo:2020:aux:hdrgainmap"),
-        ("com.apple.linearthumbnail", "tag:apple.com,2023:photo:aux:linearthumbnail"),
-        ("com.apple.styledeltamap", "tag:apple.com,2023:photo:aux:styledeltamap"),
-        ("com.samsung.hdrgainmap", "urn:com:samsung:photo:2024:aux:hdrgainmap"),
-        (.alpha, "urn:mpeg:hevc:2015:auxid:1"),
-        (.alpha, "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"),
-    ]
+    /// Role ↔ URN for the well-known auxiliary images (iPhone and MPEG types), from the role table.
+    private static let known: [(role: ImageRole, urn: String)] = ImageRole.known.flatMap { row in row.heifTypes.map { (row.role, $0) } }
 
     package static func isDepth(_ urn: String) -> Bool { urn == depthURN || urn == miafDepthURN }
 
@@ -53,7 +40,5 @@ package enum AuxiliaryType {
     }
 
     /// True for the 0...1 mattes (portrait and semantic), stored as 8-bit grey.
-    package static func isMatte(_ role: ImageRole) -> Bool {
-        [.portraitMatte, .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte].contains(role)
-    }
+    package static func isMatte(_ role: ImageRole) -> Bool { role.known?.isMatte == true }
 }

@@ -94,7 +94,7 @@ extension CameraApp {
         var y: Double
     }
 
-    static let semanticRoles: [ImageRole] = [.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte]
+    static let semanticRoles = ImageRole.semanticMattes
 
     /// The session's routes: status and the shutter, then the camera's controls, then the replay cameras' switches.
     func addSessionRoutes(to router: Router<AppRequestContext>) {

@@ -79,7 +79,7 @@ extension CaptureSession {
         case .serious:
             return ([.depth, .disparity], "depth off under serious system pressure")
         case .critical, .shutdown:
-            return ([.depth, .disparity, .portraitMatte, .hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte],
+            return (Set(ImageRole.depthRoles + ImageRole.mattes),
                     "depth and mattes off under critical system pressure")
         default:
             return ([], "")

@@ -26,7 +26,7 @@ package struct PhotoSettings: Sendable {
 
     package init(
         quality: QualityPrioritization = .balanced, depthDelivery: Bool = true, portraitMatteDelivery: Bool = true,
-        semanticMatteDelivery: Set<ImageRole> = [.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte],
+        semanticMatteDelivery: Set<ImageRole> = Set(ImageRole.semanticMattes),
         mirrorsFrontCamera: Bool = false, pressTime: UInt64 = MonotonicClock.now()
     ) {
         uniqueID = Self.counter.withLock { value in
@@ -43,7 +43,7 @@ package struct PhotoSettings: Sendable {
 
     /// The auxiliary images not asked for; stages that only make those are skipped.
     var undeliveredRoles: Set<ImageRole> {
-        var roles = Set([ImageRole.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte]).subtracting(semanticMatteDelivery)
+        var roles = Set(ImageRole.semanticMattes).subtracting(semanticMatteDelivery)
         if !depthDelivery { roles.formUnion([.depth, .disparity]) }
         if !portraitMatteDelivery { roles.insert(.portraitMatte) }
         return roles

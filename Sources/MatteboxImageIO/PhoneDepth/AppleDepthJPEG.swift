@@ -77,7 +77,7 @@ package enum AppleDepthJPEG {
         if packet.uses(XMPNamespace.applePortraitEffectsMatte) || subtype.contains("portraiteffectsmatte") {
             return (.portraitMatte, "portrait effects matte")
         }
-        let semantic: [(String, ImageRole)] = [("hair", .hairMatte), ("skin", .skinMatte), ("teeth", .teethMatte), ("glasses", .glassesMatte), ("sky", .skyMatte)]
+        let semantic = ImageRole.mattesByShortName.filter { $0.role != .portraitMatte }
         // Semantic mattes name their class in the subtype, as their HEIF types do ("semanticskinmatte").
         if let match = semantic.first(where: { subtype.contains($0.0) }) { return (match.1, "\(match.0) matte") }
         if packet.uses(XMPNamespace.appleHDRGainMap) { return ("com.apple.hdrgainmap", "HDR gain map") }

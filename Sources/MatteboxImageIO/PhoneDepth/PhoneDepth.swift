@@ -26,7 +26,7 @@ package enum PhoneDepth {
 
     /// The roles a JPEG output holds beside its primary: depth or disparity and the mattes
     /// (written as Dynamic Depth when they are new), and what the file's own bytes still hold.
-    package static let jpegRoles: Set<ImageRole> = [.depth, .disparity, .portraitMatte, .hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte]
+    package static let jpegRoles = Set(ImageRole.depthRoles + ImageRole.mattes)
 
     /// True when every image of `photo` a JPEG can hold is the one read from its own file, unchanged.
     package static func fileStillHoldsAll(_ photo: Photo) -> Bool {

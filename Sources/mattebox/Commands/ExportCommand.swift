@@ -26,7 +26,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "A depth map (distance).") var depth: String?
     @Option(help: "A disparity map (1/distance).") var disparity: String?
     @Option(help: "A portrait effects matte.") var portraitMatte: String?
-    @Option(help: "A semantic matte: hair=FILE, skin=FILE, teeth=FILE, glasses=FILE or sky=FILE.")
+    @Option(help: ArgumentHelp("A semantic matte: " + ExportCommand.matteRoles.keys.sorted().map { "\($0)=FILE" }.joined(separator: ", ") + "."))
     var matte: [String] = []
     @Option(help: "The range 8- or 16-bit depth/disparity values map onto, MIN:MAX (metres, or 1/m).")
     var depthRange: String?
@@ -37,9 +37,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Replace the output file if it exists (never an input).") var overwrite = false
     @Flag(help: "Print a JSON report.") var json = false
 
-    static let matteRoles: [String: ImageRole] = [
-        "hair": .hairMatte, "skin": .skinMatte, "teeth": .teethMatte, "glasses": .glassesMatte, "sky": .skyMatte,
-    ]
+    static let matteRoles = Dictionary(uniqueKeysWithValues: ImageRole.mattesByShortName.filter { $0.role != .portraitMatte }.map { ($0.name, $0.role) })
 
     func run() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100") }
