@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxImageIO
+import HTTPTypes
 import Hummingbird
 import MatteboxLibrary
 import MatteboxPluginHost
@@ -89,10 +90,12 @@ package struct LibraryRoutes: Sendable {
             }
             return try await Self.portraitAnswer {
                 let settings = try studio.settings(fromRequest: values)
-                let jpeg = try await BlockingWork.run { try studio.preview(id, settings: settings, longSide: longSide) }
-                return Response(
-                    status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
-                    body: .init(byteBuffer: ByteBuffer(data: jpeg)))
+                let preview = try await BlockingWork.run { try studio.preview(id, settings: settings, longSide: longSide) }
+                var headers: HTTPFields = [.contentType: "image/jpeg", .cacheControl: "no-store"]
+                // What the effect rendered with (the photo's own choices when the request left them out).
+                if let aperture = preview.aperture { headers[Self.apertureHeader] = aperture }
+                if let focus = preview.focus { headers[Self.focusHeader] = focus }
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: preview.jpeg)))
             }
         }
         router.post("/api/library/{id}/portrait") { request, context -> Response in
@@ -119,6 +122,10 @@ package struct LibraryRoutes: Sendable {
             }
         }
     }
+
+    /// The headers a portrait preview says its f-number and focus in.
+    static let apertureHeader = HTTPField.Name("X-Mattebox-Aperture")!
+    static let focusHeader = HTTPField.Name("X-Mattebox-Focus")!
 
     /// A portrait answer: library errors as `answer` gives them, a setting or
     /// photo the effect cannot use as 422 with the reason.

@@ -73,13 +73,26 @@ final class PortraitStudio: Sendable {
         init(_ description: String) { self.description = description }
     }
 
+    /// A preview: the JPEG, and the f-number and focus ("x,y" or "subject") the effect used (the
+    /// photo's own when the request left them to it), so the control can start there.
+    struct Preview {
+        var jpeg: Data
+        var aperture: String?
+        var focus: String?
+    }
+
     /// The photo rendered with `settings`, upright, `longSide` px at most, as JPEG.
-    func preview(_ id: String, settings: Settings, longSide: Int) throws -> Data {
+    func preview(_ id: String, settings: Settings, longSide: Int) throws -> Preview {
         let runner = try self.runner(settings)
         var photo = try reducedPhoto(id, longSide: longSide).deepCopy()
         try runChecked(runner, on: &photo)
-        return try ImageEncoder.encode(try ContactSheet.thumbnail(photo, longSide: longSide, storedThumbnail: false), as: .jpeg, quality: 85)
+        let jpeg = try ImageEncoder.encode(try ContactSheet.thumbnail(photo, longSide: longSide, storedThumbnail: false), as: .jpeg, quality: 85)
+        return Preview(jpeg: jpeg, aperture: photo.metadata.shared[Self.renderedAperture], focus: photo.metadata.shared[Self.renderedFocus])
     }
+
+    /// The shared values the portrait effect leaves: what it rendered with.
+    static let renderedAperture = "portrait.aperture"
+    static let renderedFocus = "portrait.focus"
 
     /// Renders the whole photo and writes it into the library as a new file
     /// (`NAME-portrait.jpg`, or `-portrait-2`, ...); returns its id.

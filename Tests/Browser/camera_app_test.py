@@ -188,6 +188,9 @@ def run(mattebox, artifacts, chromium):
             page.locator('#viewer-layers button[data-layer="portrait"]').click()
             expect(page.get_by_test_id("portrait-control")).to_be_visible()
             expect(viewer).to_have_attribute("data-aperture", "4.5", timeout=30000)
+            # The control starts where the first render was made (this capture: the plugin's f/4.5, its subject).
+            expect(page.get_by_test_id("aperture-value")).to_have_text("f/4.5")
+            expect(viewer).to_have_attribute("data-focus", "subject")
             shot(page, "portrait-f4.5")
 
             def sharpness():

@@ -278,6 +278,7 @@ function openViewer(photo) {
       video.hidden = true;
       $("viewer-image").hidden = false;
       portraitFocus = null;
+      portraitStart = true;
       renderPortrait();
       return;
     }
@@ -310,7 +311,9 @@ function openViewer(photo) {
 // re-rendered on the server at screen size while the slider moves (one request at a time, the
 // newest setting wins), tap to refocus, and a full-size copy saved beside the original.
 const portraitSources = ["portraitMatte", "disparity", "depth"];
-let portraitFocus = null, portraitBusy = false, portraitAgain = false;
+// The first render of a photo leaves the f-number and focus to it (a Lens Blur photo's own, else the
+// plugin's defaults); the control then starts where that render says it was made.
+let portraitFocus = null, portraitBusy = false, portraitAgain = false, portraitStart = false;
 // The f-number slider's range and starting point are the plugin's own (its descriptor, served as
 // JSON): the slider runs from its widest to its smallest aperture, evenly in stops.
 let apertureSpec = null;
@@ -342,16 +345,35 @@ async function renderPortrait() {
     portraitBusy = false;
     return;
   }
+  const starting = portraitStart;
+  portraitStart = false;
   const settings = portraitSettings();
-  $("aperture-value").textContent = `f/${settings.aperture.toFixed(1)}`;
   const size = Math.min(1280, Math.round(Math.max(window.innerWidth, 320) * (window.devicePixelRatio || 1)));
-  const query = new URLSearchParams({ aperture: settings.aperture, size });
-  if (settings.focus) query.set("focus", settings.focus);
+  const query = new URLSearchParams({ size });
+  if (!starting) {
+    $("aperture-value").textContent = `f/${settings.aperture.toFixed(1)}`;
+    query.set("aperture", settings.aperture);
+    if (settings.focus) query.set("focus", settings.focus);
+  }
   try {
     const reply = await fetch(`/api/library/${encodeURIComponent(viewing.id)}/portrait.jpg?${query}`, { headers: { "X-Mattebox-Token": token } });
     if (!reply.ok) {
       const body = await reply.json().catch(() => ({}));
       throw new Error(body.error && body.error.message ? body.error.message : (body.error || reply.statusText));
+    }
+    if (starting) {
+      // Where the render was made: the slider and the focus start there.
+      const aperture = Number(reply.headers.get("X-Mattebox-Aperture"));
+      if (aperture > 0) {
+        $("aperture").value = sliderOf(aperture);
+        settings.aperture = aperture;
+      }
+      const focus = (reply.headers.get("X-Mattebox-Focus") || "").split(",").map(Number);
+      if (focus.length === 2 && focus.every((value) => value >= 0 && value <= 1)) {
+        portraitFocus = { x: focus[0], y: focus[1] };
+        settings.focus = `${focus[0].toFixed(3)},${focus[1].toFixed(3)}`;
+      }
+      $("aperture-value").textContent = `f/${settings.aperture.toFixed(1)}`;
     }
     const image = $("viewer-image");
     const old = image.src;
