@@ -166,6 +166,15 @@ final class PortraitEffect: PhotoProcessor {
         return "the HDR gain map rendered alike (\(width)x\(height))"
     }
 
+    /// How much of the widest aperture's blur an f-number gives: 1 at the widest, 0 at the smallest,
+    /// in proportion to the lens opening (1/N) in between, so a smaller f-number always blurs more.
+    /// The renderer takes this share; the f-numbers are the descriptor's alone.
+    static func strength(of aperture: Double) -> Double {
+        let (widest, smallest) = (apertures.lowerBound, apertures.upperBound)
+        let n = min(max(aperture, widest), smallest)
+        return (1 / n - 1 / smallest) / (1 / widest - 1 / smallest)
+    }
+
     /// The f-number whose blur matches a phone's: `blur` is its radius (a share of the width) between
     /// the depth's nearest and farthest; the effect's radius for that span is max-blur x the long side,
     /// scaled by (1.4/N - 1.4/16) / (1 - 1.4/16), so N follows, within the apertures.
@@ -266,7 +275,7 @@ final class PortraitEffect: PhotoProcessor {
             phoneChose.append("strength")
         }
         var options = mbx_cv_portrait_effect_options()
-        options.aperture = aperture
+        options.strength = Self.strength(of: aperture)
         options.max_blur = maxBlur
         options.highlights = highlights
         options.orientation = Int32(photo.int(MBX_META_ORIENTATION) ?? 1)

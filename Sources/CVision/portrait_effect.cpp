@@ -27,16 +27,6 @@ namespace mbx {
 
 namespace {
 
-constexpr double smallestAperture = 16.0, widestAperture = 1.4;
-
-/// How much of the widest aperture's blur an f-number gives: 1 at f/1.4, 0 at
-/// f/16, in proportion to the lens opening (1/N) in between, so a smaller
-/// f-number always blurs more.
-double apertureStrength(double fNumber) {
-    double n = std::clamp(fNumber, widestAperture, smallestAperture);
-    return (1 / n - 1 / smallestAperture) / (1 / widestAperture - 1 / smallestAperture);
-}
-
 /// An image's pixels as a cv::Mat over the same memory (no copy).
 cv::Mat wrap(const mbx_cv_image &image) {
     const int depth = image.format == MBX_CV_U16 ? CV_16U : image.format == MBX_CV_F32 ? CV_32F : CV_8U;
@@ -329,7 +319,7 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
         const size_t noteLength = std::min(note.size(), sizeof(result->depth_note) - 1);
         note.copy(result->depth_note, noteLength);
         result->depth_note[noteLength] = 0;
-        const float maxRadius = float(options->max_blur * longSide * apertureStrength(options->aperture));
+        const float maxRadius = float(options->max_blur * longSide * std::clamp(options->strength, 0.0, 1.0));
         result->max_radius = maxRadius;
         step("focus");
 

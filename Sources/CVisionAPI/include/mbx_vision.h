@@ -254,7 +254,7 @@ int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte_options *o
 #define MBX_CV_FOCUSED_ON_DISPARITY 4
 
 typedef struct mbx_cv_portrait_effect_options {
-    double aperture;        /* f-number within the plugin descriptor's range: its smallest opening renders no blur */
+    double strength;        /* share of the widest aperture's blur, 0 (none) ... 1: the plugin maps its f-numbers onto it */
     double max_blur;        /* blur radius at f/1.4 across the whole depth range, as a share of the long side */
     double highlights;      /* 0: off; up to 1: bright points bloom into bokeh balls (blurred in power 1 + 3h) */
     int focus;              /* MBX_CV_FOCUS_* */
