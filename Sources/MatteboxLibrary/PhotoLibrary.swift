@@ -221,11 +221,32 @@ package final class PhotoLibrary: Sendable {
     /// for "primary", the photo itself (upright, at most 1024 px).
     package func overlay(_ id: String, role: String) throws -> Data {
         let photo = try self.photo(id)
-        if role == "primary" {
-            return try ImageEncoder.encode(try ContactSheet.thumbnail(photo, longSide: 1024, storedThumbnail: false), as: .jpeg, quality: 88)
-        }
+        if role == "primary" { return try Self.viewerPicture(photo, longSide: 1024) }
         guard photo.auxiliary[ImageRole(rawValue: role)] != nil else { throw LibraryError.noAuxiliary(id, role) }
         return try ImageEncoder.encode(try ContactSheet.overlay(photo, role: ImageRole(rawValue: role)), as: .png)
+    }
+
+    /// The viewer's picture: upright, `longSide` px at most, as JPEG; a photo with an HDR gain map
+    /// as Ultra HDR (the map turned and scaled alike, its headroom stated), so a browser that shows
+    /// HDR (Chrome on an HDR screen) shows it as the phone does. No EXIF or XMP goes with it.
+    static func viewerPicture(_ photo: Photo, longSide: Int) throws -> Data {
+        let picture = try ContactSheet.thumbnail(photo, longSide: longSide, storedThumbnail: false)
+        let role = UltraHDRJPEG.gainMapRole
+        guard let map = photo.auxiliary[role],
+            let stops = photo.metadata.auxiliaryInfo[role]?.headroomStops ?? photo.metadata.exif?.appleHDRHeadroom?.stops, stops >= 0.01
+        else { return try ImageEncoder.encode(picture, as: .jpeg, quality: 88) }
+        // The map alone, turned as the primary is shown.
+        var turned = Photo(primary: map)
+        turned.metadata.orientation = photo.metadata.orientation
+        let upright = try turned.displayedUpright().primary
+        let scale = Double(picture.width) / Double(photo.metadata.orientation.swapsDimensions ? photo.primary.height : photo.primary.width)
+        let width = max(1, Int((Double(upright.width) * scale).rounded())), height = max(1, Int((Double(upright.height) * scale).rounded()))
+        var preview = Photo(primary: picture)
+        preview.setAuxiliary(try ImageGeometry.resized(upright, width: width, height: height), for: role)
+        var info = AuxiliaryImageInfo(source: "the library photo's gain map")
+        info.headroomStops = stops
+        preview.metadata.auxiliaryInfo[role] = info
+        return try ImageEncoder.encode(preview, as: .jpeg, quality: 88)
     }
 
     /// Where a library entry's movie is, as the viewer plays it.

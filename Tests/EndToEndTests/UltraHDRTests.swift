@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxImageIO
+import MatteboxMetadata
 import MatteboxTestSupport
 import Testing
 
@@ -139,5 +140,38 @@ struct UltraHDRTests {
         let before = try ImageDecoder.decodePhoto(at: URL(fileURLWithPath: jpeg)).primary
         let after = try ImageDecoder.decodePhoto(at: URL(fileURLWithPath: dropped)).primary
         #expect(before.hasSamePixels(as: after), "the primary was encoded again")
+    }
+
+    /// The app's viewer shows an HDR photo as Ultra HDR (Chrome shows it as HDR on an HDR screen):
+    /// its picture carries the gain map, turned and scaled with it, and the headroom.
+    @Test func theAppsViewerPictureIsUltraHDR() throws {
+        let input = TestEnvironment.shared!.appendingPathComponent("heic-samples/\(Self.sample)")
+        let app = try ServedApp { library in try FileManager.default.copyItem(at: input, to: library.appendingPathComponent("pug.heic")) }
+        let reply = try app.send("GET", "/api/library/pug.heic/overlay/primary", token: true)
+        #expect(reply.status == 200)
+        let jpeg = [UInt8](reply.body)
+        let index = try #require(try MPFIndex.read(from: jpeg), "no MPF index in the viewer's picture")
+        #expect(index.entries.count == 2)
+        let gain = Array(jpeg[index.entries[1].fileOffset..<(index.entries[1].fileOffset + index.entries[1].size)])
+        let metadata = try UltraHDRJPEG.metadata(of: gain, what: "the viewer's gain map")
+        #expect(abs(metadata.alternateHeadroom - 1.8) < 0.01, "\(metadata)")
+        let picture = try EmbeddedJPEGSize.of(jpeg), map = try EmbeddedJPEGSize.of(gain)
+        #expect(max(picture.width, picture.height) == 1024 && map.width * 2 == picture.width, "\(picture) \(map)")
+    }
+}
+
+/// A JPEG's size from its SOF marker, read here so the check does not lean on the code it checks.
+enum EmbeddedJPEGSize {
+    struct Failure: Error {}
+    static func of(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
+        var at = 2
+        while at + 9 < jpeg.count, jpeg[at] == 0xFF {
+            let marker = jpeg[at + 1], length = Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])
+            if (0xC0...0xC3).contains(marker) {
+                return (Int(jpeg[at + 7]) << 8 | Int(jpeg[at + 8]), Int(jpeg[at + 5]) << 8 | Int(jpeg[at + 6]))
+            }
+            at += 2 + length
+        }
+        throw Failure()
     }
 }
