@@ -105,17 +105,4 @@ struct UltraHDRXMPTests {
         #expect(index.entries[1].fileOffset == 2 + 8 + 4900, "offsets count from the index's header, after MPF\\0")
         #expect(index.entries[0].typeDescription == "baseline primary")
     }
-
-    /// The tone map made for an Apple gain map says what its samples mean within a few percent of
-    /// Apple's own rule, as iOS 18's does (its sample: gamma 0.665 at 1.42 stops).
-    @Test func anAppleGainMapsCurveIsDescribedInISOForm() {
-        for stops in [1.0, 1.42, 1.8, 2.3] {
-            let (metadata, error) = AppleGainMapCurve.isoDescription(headroomStops: stops)
-            #expect(error < 0.05, "\(stops) stops: \(error)")
-            #expect(metadata.channels[0].gainMapMax == stops && metadata.alternateHeadroom == stops)
-            #expect((0.5...1.0).contains(metadata.channels[0].gamma), "\(metadata.channels[0].gamma)")
-        }
-        #expect(AppleGainMapCurve.boost(sample: 255, headroomStops: 1.8) == pow(2, 1.8))
-        #expect(AppleGainMapCurve.boost(sample: 0, headroomStops: 1.8) == 1)
-    }
 }
