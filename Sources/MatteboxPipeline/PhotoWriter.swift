@@ -14,7 +14,7 @@ package struct PhotoWriter: Sendable {
     /// The format asked for (`--format`); nil: HEIC when the photo has
     /// auxiliary images (depth, mattes), so nothing is dropped, else JPEG.
     package var format: OutputFormat?
-    /// Nil: the format's own default (92 for JPEG, 75 for HEIC, 90 for AVIF).
+    /// Nil: the format's own default (`OutputFormat.defaultQuality`).
     package var quality: Int?
     package var writeAuxiliaryPNGs: Bool
     /// Encode every image again, even those a HEIF input holds unchanged (`--reencode`).

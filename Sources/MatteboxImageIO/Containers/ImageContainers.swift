@@ -113,6 +113,10 @@ package struct OutputFormat: RawRepresentable, Hashable, Sendable, Codable, Cust
     package var isHEIF: Bool { container.itemCodec != nil }
 
     package var container: any ImageContainer { ImageContainers.writer(named: rawValue)! }
+    /// Each lossy format's own default quality, for help texts ("92 for JPEG, 75 for HEIC, 90 for AVIF").
+    package static var defaultQualities: String {
+        [jpeg, heic, avif].map { "\($0.defaultQuality) for \($0.rawValue.uppercased())" }.joined(separator: ", ")
+    }
     package var defaultQuality: Int { container.defaultQuality }
     package var fileExtension: String { container.fileExtension }
     package var description: String { rawValue }

@@ -61,7 +61,7 @@ struct CaptureCommand: AsyncParsableCommand {
     @Option(help: "Pipeline file (YAML), named pipeline, or stages joined by ! (as for process); default: turn photos upright.", completion: Completions.pipelines)
     var pipeline: String?
     @Option(help: "Quality prioritisation: speed, balanced or quality.") var priority: String = "balanced"
-    @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIC, 90 for AVIF).") var quality: String?
+    @Option(help: ArgumentHelp("JPEG or HEIF quality, 1-100 (default: \(OutputFormat.defaultQualities)).")) var quality: String?
     @Option(help: "Output format: \(ImageContainers.writableNames), any case or alias; default: \(PhotoWriter.defaultFormatRule).", completion: Completions.formats)
     var format: String?
     @Option(name: .shortAndLong, help: "Folder to write photos to (created if missing).") var output: String

@@ -49,7 +49,7 @@ struct ProcessCommand: ParsableCommand {
         "keep (the default): an HDR photo's gain map goes into the output where the format holds it (HEIC, AVIF; noted where it cannot); drop: leave it out, an SDR photo.",
         valueName: "keep|drop"))
     var hdr: String?
-    @Option(help: "JPEG or HEIF quality, 1-100 (default: 92 for JPEG, 75 for HEIC, 90 for AVIF), for the images that are encoded.") var quality: Int?
+    @Option(help: ArgumentHelp("JPEG or HEIF quality, 1-100 (default: \(OutputFormat.defaultQualities)), for the images that are encoded.")) var quality: Int?
     @Flag(help: "Encode every image again. By default a HEIF output copies the images a HEIF input holds whose pixels no stage changed (the primary, its thumbnail, depth, mattes, gain map) byte for byte: no generation loss, and only new images cost encoding time.")
     var reencode = false
     @Option(help: ArgumentHelp(

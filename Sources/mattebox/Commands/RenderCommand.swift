@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MatteboxBatch
+import MatteboxImageIO
 import MatteboxPipeline
 import MatteboxPluginHost
 import MatteboxRuntime
@@ -58,7 +59,7 @@ struct RenderCommand: ParsableCommand {
     var parameterSettings: [String] = []
     @Option(help: "Output format (jpeg, png, heic, avif); default: JPEG, or HEIC where JPEG would drop something the render keeps (a HEIC input's other images such as its gain map, a cut-out's alpha, depth and mattes with --keep-auxiliary).")
     var format: String?
-    @Option(help: "JPEG or HEIF quality, 1-100.") var quality: Int?
+    @Option(help: ArgumentHelp("JPEG or HEIF quality, 1-100 (default: \(OutputFormat.defaultQualities)).")) var quality: Int?
     @Flag(help: "With --keep-auxiliary, also write each depth and matte beside the render as NAME.ROLE.png.") var auxPng = false
     @Option(name: .shortAndLong, parsing: .unconditional, help: "Photos rendered at once (default: the number of cores).")
     var jobs: Int?
