@@ -83,10 +83,6 @@ final class PortraitEffect: PhotoProcessor {
         case image(String)
     }
 
-    /// The shared values that say what a render used: its f-number, and its focus ("x,y" or "subject").
-    static let renderedAperture = "portrait.aperture"
-    static let renderedFocus = "portrait.focus"
-
     /// The f-numbers the aperture takes: f/1.4 blurs most, f/16 not at all.
     static let apertures = 1.4...16.0
 
@@ -358,8 +354,8 @@ final class PortraitEffect: PhotoProcessor {
         }
         try photo.setString("note.portraitEffect", note)
         // What it rendered with, for a control that starts where the photo (or the user) put it.
-        try photo.setString("shared.\(Self.renderedAperture)", String(format: "%.1f", aperture))
-        try photo.setString("shared.\(Self.renderedFocus)", focusPoint.map { String(format: "%.3f,%.3f", $0.0, $0.1) } ?? "subject")
+        try photo.setString("shared.\(PortraitRendered.apertureName)", String(format: "%.1f", aperture))
+        try photo.setString("shared.\(PortraitRendered.focusName)", focusPoint.map { String(format: "%.3f,%.3f", $0.0, $0.1) } ?? "subject")
         photo.log(String(format: "portrait effect in %.2f s", result.seconds))
         if !keepAuxiliary {
             let removed = Self.sceneRoles.filter { photo.image($0) != nil }

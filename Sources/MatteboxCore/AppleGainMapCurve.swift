@@ -20,3 +20,15 @@ package enum AppleGainMapCurve {
         1 + (pow(2, headroomStops) - 1) * linear(fromRec709: min(max(sample / 255, 0), 1))
     }
 }
+
+extension Photo {
+    /// How many stops above SDR white the photo's Apple gain map reaches: as the form it was read
+    /// from stated it (Ultra HDR), else as the iPhone's maker note does. Nil without a gain map,
+    /// without a stated headroom, or with one too small to brighten anything (under 0.01 stops).
+    package var gainMapHeadroomStops: Double? {
+        guard auxiliary[.appleHDRGainMap] != nil,
+            let stops = metadata.auxiliaryInfo[.appleHDRGainMap]?.headroomStops ?? metadata.exif?.appleHDRHeadroom?.stops, stops >= 0.01
+        else { return nil }
+        return stops
+    }
+}

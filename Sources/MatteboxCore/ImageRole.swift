@@ -24,6 +24,8 @@ package struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Coda
     /// Transparency, kept apart from the colour as HEIF keeps it (an auxiliary
     /// image with the MPEG alpha type); PNG and WebP alpha is read into it.
     package static let alpha: ImageRole = "org.mpeg.alpha"
+    /// An iPhone's HDR gain map (the form every gain map is kept in, whatever file it came from).
+    package static let appleHDRGainMap: ImageRole = "com.apple.hdrgainmap"
     // What each role is, and the lists of them, are in the one table of `KnownRoles.swift`.
 
     /// Well-known names, or reverse-DNS vendor names ("com.example.normals").

@@ -44,7 +44,7 @@ extension ImageRole {
         KnownRole(.glassesMatte, .semanticMatte, ["urn:com:apple:photo:2020:aux:semanticglassesmatte"], "glasses"),
         KnownRole(.skyMatte, .semanticMatte, ["urn:com:apple:photo:2020:aux:semanticskymatte"], "sky"),
         KnownRole(.thumbnail, .picture),
-        KnownRole("com.apple.hdrgainmap", .hdrGainMap, ["urn:com:apple:photo:2020:aux:hdrgainmap"]),
+        KnownRole(.appleHDRGainMap, .hdrGainMap, ["urn:com:apple:photo:2020:aux:hdrgainmap"]),
         KnownRole("com.samsung.hdrgainmap", .hdrGainMap, ["urn:com:samsung:photo:2024:aux:hdrgainmap"]),
         KnownRole("com.apple.linearthumbnail", .other, ["tag:apple.com,2023:photo:aux:linearthumbnail"]),
         KnownRole("com.apple.styledeltamap", .other, ["tag:apple.com,2023:photo:aux:styledeltamap"]),

@@ -9,16 +9,7 @@ import MatteboxMetadata
 /// `tmap` brand, as iOS 18 writes one. Why it exists: AVIF readers (Chrome, libavif) find a gain
 /// map only through a tone map, and Apple's own form says its headroom only in a maker note.
 enum HEIFToneMap {
-    static let gainMapRole: ImageRole = "com.apple.hdrgainmap"
-
-    /// The headroom the photo's gain map reaches: as its own form stated it (Ultra HDR), else as
-    /// the iPhone's maker note does.
-    static func headroomStops(of photo: Photo) -> Double? {
-        guard let stops = photo.metadata.auxiliaryInfo[gainMapRole]?.headroomStops ?? photo.metadata.exif?.appleHDRHeadroom?.stops,
-            stops >= 0.01
-        else { return nil }
-        return stops
-    }
+    static let gainMapRole = ImageRole.appleHDRGainMap
 
     /// Adds the `tmap` item (at the primary's stored `size`, turned as it is), its references and group.
     static func add(

@@ -197,7 +197,7 @@ package enum HEIFWriter {
             notKept += HEIFCarryOver.unmodelledItems(of: source)
         }
         if !builder.compatibleBrands.contains("tmap"), let gainMap = encoded[HEIFToneMap.gainMapRole],
-            let stops = HEIFToneMap.headroomStops(of: photo)
+            let stops = photo.gainMapHeadroomStops
         {
             // A gain map encoded here (AVIF, one from an Ultra HDR JPEG) gets the ISO 21496-1 tone map
             // AVIF readers look for, as iOS 18 writes one beside Apple's.

@@ -36,7 +36,7 @@ package enum ContactSheet {
             let isDepth = role == .depth || role == .disparity
             let view = try ImageGeometry.resized(visualize(image, role: role, depth: info?.depth), width: width, height: height)
             top.append((view, caption(role, image, info)))
-            if role == "com.apple.hdrgainmap", let stops = info?.headroomStops ?? upright.metadata.exif?.appleHDRHeadroom?.stops, stops >= 0.01 {
+            if role == .appleHDRGainMap, let stops = upright.gainMapHeadroomStops {
                 // What an HDR screen shows, brought down by the headroom so its brightest fits this one.
                 let map = try ImageGeometry.resized(image.converted(channels: 1, eightBit: true), width: width, height: height)
                 bottom.append((hdrRendition(primary, gainMap: map, headroomStops: stops),

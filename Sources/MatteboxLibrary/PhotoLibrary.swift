@@ -231,10 +231,10 @@ package final class PhotoLibrary: Sendable {
     /// HDR (Chrome on an HDR screen) shows it as the phone does. No EXIF or XMP goes with it.
     static func viewerPicture(_ photo: Photo, longSide: Int) throws -> Data {
         let picture = try ContactSheet.thumbnail(photo, longSide: longSide, storedThumbnail: false)
-        let role = UltraHDRJPEG.gainMapRole
-        guard let map = photo.auxiliary[role],
-            let stops = photo.metadata.auxiliaryInfo[role]?.headroomStops ?? photo.metadata.exif?.appleHDRHeadroom?.stops, stops >= 0.01
-        else { return try ImageEncoder.encode(picture, as: .jpeg, quality: 88) }
+        let role = ImageRole.appleHDRGainMap
+        guard let map = photo.auxiliary[role], let stops = photo.gainMapHeadroomStops else {
+            return try ImageEncoder.encode(picture, as: .jpeg, quality: 88)
+        }
         // The map alone, turned as the primary is shown.
         var turned = Photo(primary: map)
         turned.metadata.orientation = photo.metadata.orientation

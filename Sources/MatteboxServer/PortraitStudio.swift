@@ -87,12 +87,9 @@ final class PortraitStudio: Sendable {
         var photo = try reducedPhoto(id, longSide: longSide).deepCopy()
         try runChecked(runner, on: &photo)
         let jpeg = try ImageEncoder.encode(try ContactSheet.thumbnail(photo, longSide: longSide, storedThumbnail: false), as: .jpeg, quality: 85)
-        return Preview(jpeg: jpeg, aperture: photo.metadata.shared[Self.renderedAperture], focus: photo.metadata.shared[Self.renderedFocus])
+        return Preview(
+            jpeg: jpeg, aperture: photo.metadata.shared[PortraitRendered.apertureName], focus: photo.metadata.shared[PortraitRendered.focusName])
     }
-
-    /// The shared values the portrait effect leaves: what it rendered with.
-    static let renderedAperture = "portrait.aperture"
-    static let renderedFocus = "portrait.focus"
 
     /// Renders the whole photo and writes it into the library as a new file
     /// (`NAME-portrait.jpg`, or `-portrait-2`, ...); returns its id.

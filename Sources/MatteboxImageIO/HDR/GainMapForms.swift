@@ -11,11 +11,6 @@ import MatteboxMetadata
 /// form; converting the 256 possible 8-bit samples through these formulas loses at most half a
 /// step of the target's scale (under 0.3% of the boost for a 3.5x headroom).
 package enum GainMapForms {
-    /// How much an Apple gain map sample (0...255) brightens at full headroom (2^stops).
-    package static func appleBoost(sample: Double, headroomStops: Double) -> Double {
-        AppleGainMapCurve.boost(sample: sample, headroomStops: headroomStops)
-    }
-
     /// How much an ISO 21496-1 gain map sample (0...255) brightens at full headroom.
     package static func isoBoost(sample: Double, channel: GainMapMetadata.Channel) -> Double {
         let recovery = pow(min(max(sample / 255, 0), 1), 1 / channel.gamma)
@@ -27,7 +22,7 @@ package enum GainMapForms {
     /// primary's colours.
     package static func iso(fromApple map: PixelImage, headroomStops: Double) -> (map: PixelImage, metadata: GainMapMetadata) {
         let table = (0..<256).map { sample -> UInt8 in
-            let stops = log2(appleBoost(sample: Double(sample), headroomStops: headroomStops))
+            let stops = log2(AppleGainMapCurve.boost(sample: Double(sample), headroomStops: headroomStops))
             return UInt8(min(max((stops / headroomStops * 255).rounded(), 0), 255))
         }
         let channel = GainMapMetadata.Channel(gainMapMin: 0, gainMapMax: headroomStops, gamma: 1, baseOffset: 0, alternateOffset: 0)

@@ -11,7 +11,7 @@ import MatteboxRuntime
 /// The photo's gain map is kept in Apple's form (`GainMapForms` converts both ways).
 package enum UltraHDRJPEG {
     /// The role the photo keeps its gain map under, whichever form it was read from.
-    package static let gainMapRole: ImageRole = "com.apple.hdrgainmap"
+    package static let gainMapRole = ImageRole.appleHDRGainMap
 
     /// What a JPEG output does with the photo's gain map.
     package enum Plan {
@@ -24,10 +24,9 @@ package enum UltraHDRJPEG {
     /// Whether a JPEG encoded anew from `photo` carries its gain map, and why not.
     package static func plan(for photo: Photo) -> Plan {
         guard let map = photo.auxiliary[gainMapRole] else { return .none }
-        guard let stops = photo.metadata.auxiliaryInfo[gainMapRole]?.headroomStops ?? photo.metadata.exif?.appleHDRHeadroom?.stops else {
-            return .cannot("its headroom is not known (the photo has no Apple maker note stating it)")
+        guard let stops = photo.gainMapHeadroomStops else {
+            return .cannot("its headroom is not known or is 0 (the photo has no Apple maker note stating one)")
         }
-        guard stops >= 0.01 else { return .cannot("its headroom is \(stops) stops, so it brightens nothing") }
         if let xmp = photo.metadata.xmp, let packet = try? XMPPacket(xmp), !UltraHDRXMP.canDescribe(packet) {
             return .cannot("the photo's XMP already has a Container directory (a Motion Photo's), which the gain map cannot join")
         }

@@ -80,7 +80,7 @@ package enum AppleDepthJPEG {
         let semantic = ImageRole.mattesByShortName.filter { $0.role != .portraitMatte }
         // Semantic mattes name their class in the subtype, as their HEIF types do ("semanticskinmatte").
         if let match = semantic.first(where: { subtype.contains($0.0) }) { return (match.1, "\(match.0) matte") }
-        if packet.uses(XMPNamespace.appleHDRGainMap) { return ("com.apple.hdrgainmap", "HDR gain map") }
+        if packet.uses(XMPNamespace.appleHDRGainMap) { return (.appleHDRGainMap, "HDR gain map") }
         switch packet.value(.appleAuxiliaryImageType)?.lowercased() {
         case "disparity": return (.disparity, "disparity")
         case "depth": return (.depth, "depth")

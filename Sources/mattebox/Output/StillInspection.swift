@@ -69,7 +69,7 @@ struct StillInspection: Encodable {
             guard let image = photo.auxiliary[role] else { return nil }
             let info = photo.metadata.auxiliaryInfo[role]
             let measured = role == .depth || role == .disparity
-            let headroom = ImageRole.hdrGainMaps.contains(role) ? info?.headroomStops ?? photo.metadata.exif?.appleHDRHeadroom?.stops : nil
+            let headroom = role == .appleHDRGainMap ? photo.gainMapHeadroomStops : nil
             return Auxiliary(
                 role: role.rawValue, width: image.width, height: image.height, channels: image.channels, sampleFormat: image.format.description,
                 source: info?.source, depth: info?.depth, values: measured ? image.finiteRange().map { [$0.lowerBound, $0.upperBound] } : nil,
