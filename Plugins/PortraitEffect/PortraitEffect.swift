@@ -250,10 +250,11 @@ final class PortraitEffect: PhotoProcessor {
             depthSource = "a layered estimate from the portrait matte (the subject in front, the rest far behind it; not written as depth)"
         default:
             // Nothing to render from: an error, never a copy passed off as a render.
+            let why = photo.string(MBX_META_NOTE_PORTRAIT_MATTE) ?? "no face was found to make a matte around"
             throw PluginError(
-                "nothing to render from (\(backgroundName)): the photo has no depth and no portrait matte (no face was found to make "
-                    + "a matte around). A photo with depth (an iPhone Portrait photo, a Lens Blur or Dynamic Depth JPEG, a stereo "
-                    + "pair through the depth stage) or with a person whose face can be found gives one",
+                "nothing to render from (\(backgroundName)): the photo has no depth and no portrait matte (\(why)). A photo with "
+                    + "depth (an iPhone Portrait photo, a Lens Blur or Dynamic Depth JPEG, a stereo pair through the depth stage), "
+                    + "with a person whose face can be found, or with one object standing out gives one",
                 status: MBX_ERR_NOT_FOUND)
         }
 

@@ -4,7 +4,8 @@ import MatteboxPluginSDK
 /// The portrait effects matte an iPhone stores with portrait photos: the
 /// person around the largest face, soft at hair, at half the primary's size.
 /// As on iOS it is made only when a face is found; otherwise the photo gets
-/// a note saying why.
+/// a note saying why. A render asks for more (`without-face`): the photo's
+/// salient object as its subject, so a glass or a pet is kept whole.
 final class PortraitMatte: PhotoProcessor {
     static let description = ProcessorDescription(
         id: "org.mattebox.portrait-matte", name: "Portrait matte",
@@ -19,6 +20,11 @@ final class PortraitMatte: PhotoProcessor {
             Parameter(
                 "with-depth", .choice(default: "always", values: ["always", "model-only", "never"]),
                 description: "for a photo that carries depth: always make a matte; only with a neural model (the classical cut-out is no better than the depth's own edges); or never"),
+            Parameter(
+                "without-face", .choice(default: "none", values: ["none", "auto", "salient"]),
+                description: "when no face is found: no matte (none, as on iOS); the photo's salient object (an object, a pet) "
+                    + "by U²-Net-p (`mattebox models install u2netp`) as the subject, taken only when it stands out and, with "
+                    + "depth, lies nearer than the rest (salient; an error when not installed); or that when installed (auto: render uses it)"),
         ]
             + SegmentationModel.parameters(
                 crop: 0, classes: "person=1",
@@ -30,12 +36,21 @@ final class PortraitMatte: PhotoProcessor {
     private let replace: Bool
     private let withDepth: String
     private let model: SegmentationModel?
+    /// U²-Net-p, for a photo with no face (nil: not asked for, or `auto` and not installed).
+    private let salient: SegmentationModel?
+    private let withoutFace: String
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
         replace = try parameters.string("existing") == "replace"
         withDepth = try parameters.string("with-depth")
         model = try SegmentationModel(parameters, names: ["person"], automatic: .modnet)
+        withoutFace = try parameters.string("without-face")
+        salient = withoutFace == "none" ? nil : try SegmentationModel(installed: .u2netp, names: ["subject"])
+        if withoutFace == "salient", salient == nil {
+            throw PluginError(
+                "without-face: salient needs U²-Net-p; run `mattebox models install u2netp` (or use auto)", status: MBX_ERR_INVALID_ARGUMENT)
+        }
     }
 
     func process(_ photo: PluginPhoto) throws {
@@ -75,9 +90,43 @@ final class PortraitMatte: PhotoProcessor {
                     + "(mattebox models install modnet for the neural matte)") + "; face found by \(settings.faceMethod)")
         }
         if found == nil {
-            try photo.setString(MBX_META_NOTE_PORTRAIT_MATTE, "no face found, so no portrait matte (as on iOS)")
+            if withoutFace != "none", try salientSubject(photo, primary: primary) { return }
+            try photo.setString(
+                MBX_META_NOTE_PORTRAIT_MATTE,
+                "no face found, so no portrait matte (as on iOS)" + (withoutFace == "auto" && salient == nil
+                    ? "; with U²-Net-p installed (`mattebox models install u2netp`) the photo's salient object would be the subject" : ""))
             photo.log("no face found; no portrait matte")
         }
+    }
+
+    /// The photo's salient object as its portrait matte, when it is a subject (`SalientSubject`);
+    /// false, with the reason in the note, when it is not or there is no model.
+    private func salientSubject(_ photo: PluginPhoto, primary: PluginImage) throws -> Bool {
+        guard let salient else { return false }
+        let (width, height) = settings.matteSize(of: primary)
+        let matte = try photo.createImage(
+            MBX_ROLE_PORTRAIT_MATTE, width: width, height: height, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8))
+        do {
+            try settings.withOptions(for: photo) { options in
+                var view = primary.visionImage
+                try salient.run(&view, options: &options, face: mbx_cv_rect(), planes: ["subject": matte.visionPlane])
+            }
+        } catch {
+            try? photo.removeImage(MBX_ROLE_PORTRAIT_MATTE)
+            throw error
+        }
+        let disparity = photo.image(MBX_ROLE_DISPARITY)
+        let depth = disparity ?? photo.image(MBX_ROLE_DEPTH)
+        if let reason = SalientSubject.rejection(of: matte, depth: depth, depthIsDistance: disparity == nil) {
+            try photo.removeImage(MBX_ROLE_PORTRAIT_MATTE)
+            try photo.setString(MBX_META_NOTE_PORTRAIT_MATTE, "no face found and no subject: \(reason); no portrait matte")
+            photo.log("no face and no salient subject; no portrait matte")
+            return true
+        }
+        try photo.setString(
+            "note.portraitMatteMethod",
+            "no face found: the photo's salient object as the subject, by \(salient.method), not a person matte")
+        return true
     }
 }
 

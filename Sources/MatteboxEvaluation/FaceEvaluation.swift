@@ -15,6 +15,9 @@ package struct FaceEvaluation {
         package var method: String
         package var faceFound: Bool
         package var skinF1: Double
+        /// Skin F1 with FASSEG's nose counted as skin: FASSEG labels the nose apart, while Apple's skin
+        /// matte and Mattebox's cover it, so `skinF1` counts every nose as an error.
+        package var skinF1NoseAsSkin: Double
         package var hairF1: Double
         package var headIoU: Double
         package var headBoundaryIoU: Double
@@ -109,6 +112,7 @@ package struct FaceEvaluation {
             return FacesRow(
                 face: name, method: FaceEvaluation.method(of: photo), faceFound: photo.auxiliary[.portraitMatte] != nil,
                 skinF1: QualityMetrics.f1(mask(.skinMatte), classes.map { $0 == 1 }),
+                skinF1NoseAsSkin: QualityMetrics.f1(mask(.skinMatte), classes.map { $0 == 1 || $0 == 4 }),
                 hairF1: QualityMetrics.f1(mask(.hairMatte), classes.map { $0 == 2 }),
                 headIoU: QualityMetrics.iou(head, truthHead),
                 headBoundaryIoU: QualityMetrics.boundaryIoU(head, truthHead, width: labels.width, height: labels.height),

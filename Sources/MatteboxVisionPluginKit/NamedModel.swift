@@ -37,8 +37,14 @@ package struct NamedModel: Sendable {
         mean: (0.485, 0.456, 0.406), std: (0.229, 0.224, 0.225), crop: 2.5, classes: "skin=1,7,8,10,14;hair=17;teeth=11;glasses=6",
         facialHair: [2, 3], beardGround: [1])
 
+    /// U²-Net-p: RGB, ImageNet's mean and std, a 320 px square of the whole photo, one channel: how
+    /// much each pixel belongs to the photo's most salient object (a glass, a pet), for a photo with no face.
+    package static let u2netp = NamedModel(
+        name: "u2netp", title: "U²-Net-p salient object detection", fileName: "u2netp-320.onnx", inputSize: 320,
+        mean: (0.485, 0.456, 0.406), std: (0.229, 0.224, 0.225), crop: 0, classes: "subject=0")
+
     /// Segmentation models a `model` parameter may name.
-    package static let known = [modnet, faceparser]
+    package static let known = [modnet, faceparser, u2netp]
 
     package static func named(_ name: String) -> NamedModel? { known.first { $0.name == name } }
 

@@ -57,19 +57,11 @@ package struct SegmentationModel {
                 let known = NamedModel.known.map(\.name).joined(separator: ", ")
                 throw PluginError("model: \(value) is neither a file nor a known model (\(known))", status: MBX_ERR_INVALID_ARGUMENT)
             }
-            guard let file = named.installedFile() else {
+            guard let installed = try SegmentationModel(installed: named, names: names) else {
                 throw PluginError(
                     "model: \(value) is not installed; run `mattebox models install \(value)`", status: MBX_ERR_INVALID_ARGUMENT)
             }
-            path = file
-            self.named = named
-            method = "\(named.title) (cv::dnn)"
-            options = mbx_cv_model_options()
-            (options.input_width, options.input_height) = (named.inputSize, named.inputSize)
-            options.mean = named.mean
-            options.std = named.std
-            options.crop = named.crop
-            classes = try SegmentationModel.classMap(named.classes, names: names)
+            self = installed
             return
         }
         path = value
@@ -92,6 +84,20 @@ package struct SegmentationModel {
         options.bgr = try parameters.bool("model-bgr") ? 1 : 0
         options.crop = try parameters.double("model-crop")
         classes = try SegmentationModel.classMap(parameters.string("model-classes"), names: names)
+    }
+
+    /// An installed model, fed and read as it needs; nil when `mattebox models install NAME` has not run.
+    package init?(installed named: NamedModel, names: Set<String>) throws {
+        guard let file = named.installedFile() else { return nil }
+        path = file
+        self.named = named
+        method = "\(named.title) (cv::dnn)"
+        options = mbx_cv_model_options()
+        (options.input_width, options.input_height) = (named.inputSize, named.inputSize)
+        options.mean = named.mean
+        options.std = named.std
+        options.crop = named.crop
+        classes = try SegmentationModel.classMap(named.classes, names: names)
     }
 
     /// Runs the model and writes each named matte's plane. `surfaces` says which

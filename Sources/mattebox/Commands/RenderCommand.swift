@@ -23,7 +23,9 @@ struct RenderCommand: ParsableCommand {
             feet receding. --matte auto (the default) makes a portrait matte first for a photo that \
             has none, when a face is found: MODNet when `mattebox models install modnet` has run, \
             else the classical cut-out (for a photo with depth only MODNet; the depth outlines the \
-            subject as well as the classical cut-out). A new background or a cut-out takes the matte, \
+            subject as well as the classical cut-out). With no face, the photo's salient object (a \
+            glass, a pet) is the subject when `mattebox models install u2netp` has run, it stands out \
+            and, with depth, lies nearer than the rest. A new background or a cut-out takes the matte, \
             or with depth alone what lies at or in front of the focal plane. A photo with neither \
             depth nor matte fails, saying so: there is nothing to render from. \
             --background-colour or --background-image alone chooses that background. The rendered photo keeps the original's EXIF and colour \
