@@ -148,6 +148,8 @@ package struct BatchProcessor: Sendable {
         } catch {
             outcome.error = "\(input.path): \(error)"
         }
+        // The photo, its encoder and its working frames are gone: their pages go back before the next photo.
+        FreedMemory.release()
         return outcome
     }
 }

@@ -49,6 +49,7 @@ package final class PipelineRunner: Sendable {
             let counted = PeakMemory.reset()
             do {
                 try instance.process(&photo, services: ImageIOPhotoServices())
+                FreedMemory.release()
                 try checkOutputs(of: stage, in: photo)
                 reports.append(StageReport(
                     plugin: stage.plugin.id, status: .ok, seconds: clock.secondsSince, message: nil,
