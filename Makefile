@@ -12,7 +12,7 @@ DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev li
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg \
 	slurmctld slurmd slurm-client munge
 
-.PHONY: all release man deps build models test test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-mattes bench-quality install uninstall samples clean
+.PHONY: all release man deps build models test plugin-docs test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-mattes bench-quality install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 # iPhone photos holding Apple's own mattes, for bench-quality's comparison with them
@@ -49,11 +49,12 @@ build: deps
 models: build
 	$(BIN_DIR)/mattebox models install
 
-## test: build everything, check the module layering, run every test (the plugins must exist first),
+## test: build everything, check the module layering and that each plugin README's reference matches its plugin (plugin-docs), run every test (the plugins must exist first),
 ## the converted face mesh against TensorFlow Lite (Tests/Models/run.sh), pillow-heif reading the depth of
 ## phone JPEGs Mattebox wrote as HEIC (Tests/Interop/run.sh), the camera app in a real browser (test-browser),
 ## the cluster samples on a real one-node Slurm cluster and against the Kubernetes Job schema (test-cluster), and fuzz-ci
 test: build check-layers
+	python3 Tests/PluginDocs/plugin-docs.py $(BIN_DIR)/mattebox --check
 	MATTEBOX_BIN_DIR=$(BIN_DIR) $(SWIFT) test -c $(CONFIG)
 	Tests/Models/run.sh $(BIN_DIR)/mattebox
 	Tests/Interop/run.sh $(BIN_DIR)/mattebox
@@ -85,6 +86,10 @@ check-layers:
 	mkdir -p .build && $(SWIFT) package dump-package > .build/package-dump.json
 	python3 Tests/Layering/check-layers.py < .build/package-dump.json
 	python3 Tests/Layering/check-layers.py --self-test < .build/package-dump.json
+
+## plugin-docs: rewrite the reference in each Plugins/<Name>/README.md from the plugin's descriptor (plugins inspect --markdown)
+plugin-docs: build
+	python3 Tests/PluginDocs/plugin-docs.py $(BIN_DIR)/mattebox
 
 ## check-plugins: no built-in plugin .so carries a copy of a host module
 check-plugins: build

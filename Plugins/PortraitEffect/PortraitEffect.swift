@@ -40,27 +40,31 @@ final class PortraitEffect: PhotoProcessor {
         parameters: [
             Parameter(
                 "aperture", .double(default: 4.5, range: apertures),
-                description: "f-number as in Photos' Depth Control: f/1.4 blurs most, f/16 not at all (blur follows 1/N)"),
+                description: "f-number as in Photos' Depth Control, 1.4-16: the blur follows the lens opening, (1/N - 1/16) / (1/1.4 - 1/16) "
+                    + "of the widest blur, so f/16 renders none and a smaller f-number never blurs less"),
             Parameter(
                 "focus", .string(default: "auto"),
                 description: "auto: where the phone focused its own render when the photo records it (Lens Blur's GFocus), else subject; "
-                    + "subject (the matte's subject; with depth alone the face, else the sharpest near region); or x,y in 0-1 of the upright photo"),
+                    + "subject (the matte's subject; with depth alone the face, else the sharpest near region); or x,y in 0-1 of the upright photo "
+                    + "(the median disparity within 1% of the long side around it)"),
             Parameter(
                 "strength", .choice(default: "auto", values: ["auto", "aperture"]),
                 description: "auto: the phone's own blur when the photo records it (Lens Blur's BlurAtInfinity at its focal distance), else the aperture; "
                     + "aperture: the aperture always (setting the aperture in render or the app does this)"),
             Parameter(
                 "background", .choice(default: "blur", values: ["blur", "colour", "image", "transparent"]),
-                description: "blur; colour (background-colour); image (background-image, scaled to cover the photo); transparent (a cut-out with alpha)"),
+                description: "blur; colour (background-colour); image (background-image); transparent (a cut-out: the org.mpeg.alpha image, "
+                    + "RGBA in PNG, an alpha item in HEIC)"),
             Parameter(
                 "background-colour", .string(default: "#ffffff"),
                 description: "with background colour: the colour, #RRGGBB"),
             Parameter(
                 "background-image", .string(default: ""),
-                description: "with background image: the image file, scaled to cover the photo"),
+                description: "with background image: the image file, scaled to cover the upright photo, centred, turned upright by its EXIF"),
             Parameter(
                 "highlights", .double(default: 0.5, range: 0...1),
-                description: "how much bright points bloom into bokeh balls; 0 turns it off"),
+                description: "how much bright points bloom into bokeh discs: blurred layers average colour^g, g = 1 + 3 x highlights, "
+                    + "and are brought back with 1/g (BokehMe); 0 turns it off"),
             Parameter(
                 "max-blur", .double(default: 0.03, range: 0.001...0.2),
                 description: "blur radius at f/1.4 between the nearest and farthest depth, as a share of the long side"),

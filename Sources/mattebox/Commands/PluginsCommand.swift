@@ -97,8 +97,10 @@ struct PluginsCommand: ParsableCommand {
         @OptionGroup var verbosity: Verbosity
         @Argument(help: "The plugin id (org.mattebox.orientation), or its last part when only one plugin has it (orientation).", completion: Completions.pluginIDs) var id: String
         @Flag(help: "Print JSON for scripts.") var json = false
+        @Flag(help: "Print the reference (inputs, outputs, parameters) as Markdown, as the plugin's README holds it.") var markdown = false
 
         func run() throws {
+            guard !(json && markdown) else { throw ValidationError("--json and --markdown are two ways to print; choose one") }
             let registry = PluginRegistry.discoverForThisExecutable()
             guard let entry = registry.plugin(named: id) else {
                 let ids = registry.available.map(\.description.id)
@@ -109,6 +111,8 @@ struct PluginsCommand: ParsableCommand {
             }
             if json {
                 try JSONOutput.print(InspectReport(path: entry.path, plugin: entry.description))
+            } else if markdown {
+                print(PluginInspection.markdown(entry.description))
             } else {
                 print(PluginInspection.text(entry.description, path: entry.path))
             }
