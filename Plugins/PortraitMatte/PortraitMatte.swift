@@ -63,6 +63,7 @@ final class PortraitMatte: PhotoProcessor {
             return
         }
         guard let primary = photo.image(MBX_ROLE_PRIMARY) else { throw PluginError("the photo has no primary image") }
+        var mended: String?
         let found = try settings.withOptions(for: photo) { options -> mbx_cv_rect? in
             var error = mbx_cv_error()
             var view = primary.visionImage
@@ -74,6 +75,9 @@ final class PortraitMatte: PhotoProcessor {
             do {
                 if let model {
                     try model.run(&view, options: &options, face: face, planes: ["person": plane])
+                    if model.named?.name == NamedModel.modnet.name {
+                        mended = try SecondOpinion.mend(matte, face: face, primary: primary, view: &view, options: &options)
+                    }
                 } else if mbx_cv_portrait_matte(&view, &options, face, &plane, &error) != 0 {
                     throw PluginError("portrait matte: \(error.text)")
                 }
@@ -87,7 +91,8 @@ final class PortraitMatte: PhotoProcessor {
             try photo.setString(
                 "note.portraitMatteMethod",
                 (model?.method ?? "classical: GrabCut from a head-and-shoulders layout, guided filter "
-                    + "(mattebox models install modnet for the neural matte)") + "; face found by \(settings.faceMethod)")
+                    + "(mattebox models install modnet for the neural matte)") + "; face found by \(settings.faceMethod)"
+                    + (mended.map { "; \($0)" } ?? ""))
         }
         if found == nil {
             if withoutFace != "none", try salientSubject(photo, primary: primary) { return }

@@ -37,6 +37,10 @@ package struct NamedModel: Sendable {
         mean: (0.485, 0.456, 0.406), std: (0.229, 0.224, 0.225), crop: 2.5, classes: "skin=1,7,8,10,14;hair=17;teeth=11;glasses=6",
         facialHair: [2, 3], beardGround: [1])
 
+    /// The face parser's every class but the background (skin, brows, eyes, glasses, ears, earring, nose,
+    /// mouth, lips, neck, necklace, cloth, hair, hat): the person as it sees them within its square.
+    package static let faceparserPerson = "person=" + (1...18).map(String.init).joined(separator: ",")
+
     /// U²-Net-p: RGB, ImageNet's mean and std, a 320 px square of the whole photo, one channel: how
     /// much each pixel belongs to the photo's most salient object (a glass, a pet), for a photo with no face.
     package static let u2netp = NamedModel(

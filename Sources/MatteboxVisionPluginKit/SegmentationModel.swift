@@ -87,7 +87,8 @@ package struct SegmentationModel {
     }
 
     /// An installed model, fed and read as it needs; nil when `mattebox models install NAME` has not run.
-    package init?(installed named: NamedModel, names: Set<String>) throws {
+    /// `classes` replaces the model's own map of classes to mattes ("person=1,2").
+    package init?(installed named: NamedModel, names: Set<String>, classes classMap: String? = nil) throws {
         guard let file = named.installedFile() else { return nil }
         path = file
         self.named = named
@@ -97,7 +98,7 @@ package struct SegmentationModel {
         options.mean = named.mean
         options.std = named.std
         options.crop = named.crop
-        classes = try SegmentationModel.classMap(named.classes, names: names)
+        classes = try SegmentationModel.classMap(classMap ?? named.classes, names: names)
     }
 
     /// Runs the model and writes each named matte's plane. `surfaces` says which
