@@ -67,7 +67,8 @@ final class PortraitMatte: PhotoProcessor {
         let found = try settings.withOptions(for: photo) { options -> mbx_cv_rect? in
             var error = mbx_cv_error()
             var view = primary.visionImage
-            guard let face = try SharedFace.find(in: primary, view: &view, options: &options, photo: photo)?.box else { return nil }
+            guard let found = try SharedFace.find(in: primary, view: &view, options: &options, photo: photo) else { return nil }
+            let face = found.box
             let (width, height) = settings.matteSize(of: primary)
             let matte = try photo.createImage(
                 MBX_ROLE_PORTRAIT_MATTE, width: width, height: height, channels: 1, format: mbx_sample_format(MBX_SAMPLE_U8))
@@ -76,7 +77,7 @@ final class PortraitMatte: PhotoProcessor {
                 if let model {
                     try model.run(&view, options: &options, face: face, planes: ["person": plane])
                     if model.named?.name == NamedModel.modnet.name {
-                        mended = try SecondOpinion.mend(matte, face: face, primary: primary, view: &view, options: &options)
+                        mended = try SecondOpinion.mend(matte, face: found, primary: primary, view: &view, options: &options)
                     }
                 } else if mbx_cv_portrait_matte(&view, &options, face, &plane, &error) != 0 {
                     throw PluginError("portrait matte: \(error.text)")

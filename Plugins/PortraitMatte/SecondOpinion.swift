@@ -27,9 +27,9 @@ enum SecondOpinion {
     /// Joins the parser's person to the matte when the matte misses the face; what happened, for the note
     /// (nil when the matte holds the face, or no parser is installed to ask).
     static func mend(
-        _ matte: PluginImage, face: mbx_cv_rect, primary: PluginImage, view: inout mbx_cv_image, options: inout mbx_cv_matte_options
+        _ matte: PluginImage, face: mbx_cv_face, primary: PluginImage, view: inout mbx_cv_image, options: inout mbx_cv_matte_options
     ) throws -> String? {
-        let coverage = faceCoverage(matte, face: face, primaryWidth: primary.width, primaryHeight: primary.height)
+        let coverage = faceCoverage(matte, face: face.box, primaryWidth: primary.width, primaryHeight: primary.height)
         guard coverage < 0.9 else { return nil }
         let missed = String(format: "the person matte left %.0f%% of the face's middle out", (1 - coverage) * 100)
         guard let parser = try SegmentationModel(installed: .faceparser, names: ["person"], classes: NamedModel.faceparserPerson) else {
@@ -39,7 +39,7 @@ enum SecondOpinion {
         try second.withUnsafeMutableBufferPointer { buffer in
             let plane = mbx_cv_plane(
                 data: buffer.baseAddress, width: Int32(matte.width), height: Int32(matte.height), stride: matte.width)
-            try parser.run(&view, options: &options, face: face, planes: ["person": plane])
+            try parser.run(&view, options: &options, face: face.box, roll: face.roll_degrees, planes: ["person": plane])
         }
         for y in 0..<matte.height {
             let row = matte.row(y, as: UInt8.self)

@@ -236,7 +236,7 @@ final class SemanticMattes: PhotoProcessor {
             // Hair falls past the parser's square, and hands and arms show the face's skin: both go on over the person.
             let person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage
             try model.run(
-                &view, options: &options, face: face.box, planes: planes, person: person,
+                &view, options: &options, face: face.box, roll: face.roll_degrees, planes: planes, person: person,
                 surfaces: ["hair": Int32(MBX_CV_SURFACE_HAIR), "skin": Int32(MBX_CV_SURFACE_SKIN)], everyFace: true)
             try photo.setString("note.semanticMattesMethod", model.method)
             let notes = person == nil && (planes["hair"] != nil || planes["skin"] != nil)

@@ -105,14 +105,16 @@ package struct SegmentationModel {
     /// are hair and skin (MBX_CV_SURFACE_*): with a face crop and the person's
     /// matte they go on past the crop over the person, and skin leaves a beard out.
     /// `everyFace`: with a face crop, the other faces the face model finds are parsed too.
+    /// `roll`: the face's (`mbx_cv_face.roll_degrees`); with a face crop the model sees the face turned upright.
     package func run(
-        _ image: inout mbx_cv_image, options matteOptions: inout mbx_cv_matte_options, face: mbx_cv_rect,
+        _ image: inout mbx_cv_image, options matteOptions: inout mbx_cv_matte_options, face: mbx_cv_rect, roll: Double = 0,
         planes: [String: mbx_cv_plane], person: mbx_cv_image? = nil, surfaces: [String: Int32] = [:], everyFace: Bool = false
     ) throws {
         let wanted = planes.keys.sorted().filter { classes[$0] != nil }
         let classLists = wanted.map { classes[$0]! }
         var model = options
         model.every_face = everyFace ? 1 : 0
+        model.face_roll = roll
         var person = person ?? mbx_cv_image()
         let hasPerson = person.data != nil
         let facialHair = named?.facialHair ?? [], beardGround = named?.beardGround ?? []

@@ -211,6 +211,8 @@ typedef struct mbx_cv_model_options {
     int beard_ground_class_count;
     int every_face;            /* with a crop: also parse every other face CenterFace finds (options' face_model)
                                   at least a third as wide as the given one, each in its own square */
+    double face_roll;          /* the face's roll (mbx_cv_face.roll_degrees): with a crop, each square is turned by
+                                  the quarter turns that bring the face nearest upright before the model sees it */
 } mbx_cv_model_options;
 
 /* What a model's output is, for what is done with it beyond the model. */
