@@ -49,11 +49,12 @@ package final class PipelineRunner: Sendable {
             let counted = PeakMemory.reset()
             do {
                 try instance.process(&photo, services: ImageIOPhotoServices())
-                FreedMemory.release()
                 try checkOutputs(of: stage, in: photo)
                 reports.append(StageReport(
                     plugin: stage.plugin.id, status: .ok, seconds: clock.secondsSince, message: nil,
                     peakMiB: counted ? PeakMemory.mebibytes() : nil))
+                // What the stage freed (a network's activations, working frames) goes back before the next one.
+                FreedMemory.release()
             } catch {
                 let message = "\(error)"
                 if let snapshot {
