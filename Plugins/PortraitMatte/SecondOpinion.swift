@@ -24,8 +24,8 @@ enum SecondOpinion {
         return Double(inside) / Double(xs.count * ys.count)
     }
 
-    /// Joins the parser's person to the matte when the matte misses the face; what happened, for the note
-    /// (nil when the matte holds the face, or no parser is installed to ask).
+    /// Joins the parser's person to the matte when the matte misses the face; what happened, for the note:
+    /// nil when the matte holds the face, how much it missed (and how to mend it) when no parser is installed.
     static func mend(
         _ matte: PluginImage, face: mbx_cv_face, primary: PluginImage, view: inout mbx_cv_image, options: inout mbx_cv_matte_options
     ) throws -> String? {

@@ -46,9 +46,10 @@ import Testing
     /// f/1.4, f/2.8, and f/1.4 focused on the top of the frame (the background in these photos).
     static let settings = ["aperture: 1.4", "aperture: 2.8", "aperture: 1.4, focus: \"0.5,0.08\""]
 
-    static func render(_ photo: Photo, _ parameters: String, matteFirst: Bool = false) throws -> Photo {
+    /// The effect with `parameters`, after a portrait-matte stage (with `matteParameters`) when `matteFirst`.
+    static func render(_ photo: Photo, _ parameters: String, matteFirst: Bool = false, matteParameters: String = "") throws -> Photo {
         var rendered = photo.deepCopy()
-        let matte = matteFirst ? "  - plugin: org.mattebox.portrait-matte\n" : ""
+        let matte = matteFirst ? "  - plugin: org.mattebox.portrait-matte\n    params: { \(matteParameters) }\n" : ""
         _ = try BuiltPlugins.runner(
             """
             stages:

@@ -23,16 +23,8 @@ import Testing
 
     /// The render pipeline as `mattebox render` builds it: a portrait matte first (here none, or the salient subject).
     static func render(_ photo: Photo, _ parameters: String, salient: Bool) throws -> Photo {
-        var rendered = photo.deepCopy()
-        let matte = salient ? "  - plugin: org.mattebox.portrait-matte\n    params: { without-face: salient }\n" : ""
-        _ = try BuiltPlugins.runner(
-            """
-            stages:
-            \(matte)  - plugin: org.mattebox.portrait-effect
-                params: { \(parameters) }
-            """, roles: [.portraitMatte, .disparity, .depth]
-        ).run(&rendered)
-        return try rendered.displayedUpright()
+        try PortraitRenderQualityTests.render(photo, parameters, matteFirst: salient, matteParameters: "without-face: salient")
+            .displayedUpright()
     }
 
     /// Mean squared difference of neighbouring grey samples over a region: how much detail it holds.

@@ -2,7 +2,7 @@ import MatteboxPluginHost
 
 /// The human-readable plugin description `mattebox plugins inspect` prints, in
 /// the spirit of gst-inspect-1.0, and the reference `--markdown` prints for a
-/// plugin's README (between `readmeStart` and `readmeEnd`, checked by the tests
+/// plugin's README (marked by `readmeStart` and `readmeEnd`, checked by `make test`
 /// against the built plugin, so the README cannot drift from the descriptor).
 enum PluginInspection {
     /// The lines a README's generated reference sits between.
@@ -11,7 +11,8 @@ enum PluginInspection {
     }
     static let readmeEnd = "<!-- end of the generated reference -->"
 
-    /// Inputs, outputs and parameters as Markdown tables, from the descriptor alone.
+    /// Inputs, outputs and parameters as Markdown tables, from the descriptor alone, between the
+    /// README's marker lines (Tests/PluginDocs/plugin-docs.py replaces a README's block with this).
     static func markdown(_ plugin: PluginDescription) -> String {
         func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
         func ports(_ title: String, _ ports: [PortDescription]) -> [String] {
@@ -19,7 +20,7 @@ enum PluginInspection {
             return ["**\(title)**", "", "| role | | what |", "|---|---|---|"]
                 + ports.map { "| `\($0.role)` | \($0.optional ? "optional" : "required") | \(cell($0.description)) |" } + [""]
         }
-        var lines = ["\(plugin.name) (`\(plugin.id)`): \(cell(plugin.summary)).", ""]
+        var lines = [readmeStart(plugin.id), "\(plugin.name) (`\(plugin.id)`): \(cell(plugin.summary)).", ""]
         lines += ports("Inputs", plugin.inputs) + ports("Outputs", plugin.outputs)
         if plugin.parameters.isEmpty {
             lines.append("**Parameters:** none.")
@@ -27,7 +28,7 @@ enum PluginInspection {
             lines += ["**Parameters**", "", "| parameter | type | contract | meaning |", "|---|---|---|---|"]
             lines += plugin.parameters.map { "| `\($0.key)` | \($0.type) | \(cell($0.contract)) | \(cell($0.description)) |" }
         }
-        return lines.joined(separator: "\n")
+        return (lines + [readmeEnd]).joined(separator: "\n")
     }
 
     static func text(_ plugin: PluginDescription, path: String) -> String {
