@@ -183,8 +183,9 @@ struct FaceFillingTheFrameTests {
 /// FASSEG's faces turned a quarter and a half turn, labels with them. CenterFace misses faces more than
 /// about 30 degrees from upright, so none of these was found; it now also looks at the photo turned,
 /// and the face parser sees each face turned upright by the nearest quarter turn (turned, its hair F1
-/// fell to 0.68 with two empty hair mattes).
-@Suite(.enabled(if: BuiltVisionPlugins.modnetInstalled && BuiltVisionPlugins.centerfaceInstalled && BuiltVisionPlugins.faceparserInstalled
+/// fell to 0.68 with two empty hair mattes). Serialized: each case holds one of the test process's two
+/// cooperative threads for about a minute, and two at once starve the async server tests beside them.
+@Suite(.serialized, .enabled(if: BuiltVisionPlugins.modnetInstalled && BuiltVisionPlugins.centerfaceInstalled && BuiltVisionPlugins.faceparserInstalled
                 && BuiltVisionPlugins.eval != nil, "MODNet, CenterFace or the face parser is not installed, or ../shared/eval is missing"))
 struct TurnedFaceTests {
     @Test(arguments: ["d90", "d180"])
