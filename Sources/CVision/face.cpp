@@ -179,12 +179,11 @@ std::vector<DetectedFace> neuralFaces(const cv::Mat &colour, const std::string &
     for (int turn : {cv::ROTATE_90_CLOCKWISE, cv::ROTATE_90_COUNTERCLOCKWISE, cv::ROTATE_180}) {
         cv::Mat turned;
         cv::rotate(colour, turned, turn);
-        for (double share : {1.0, 0.5}) {
-            faces = neuralFacesAt(turned, modelPath, threshold, share);
-            if (faces.empty()) continue;
-            for (DetectedFace &face : faces) face = turnedBack(face, turn, colour.size());
-            return faces;
-        }
+        // At full size only: every photo with no face pays for this search.
+        faces = neuralFacesAt(turned, modelPath, threshold, 1.0);
+        if (faces.empty()) continue;
+        for (DetectedFace &face : faces) face = turnedBack(face, turn, colour.size());
+        return faces;
     }
     return faces;
 }
