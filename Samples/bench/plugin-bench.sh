@@ -60,6 +60,19 @@ d=json.load(open(sys.argv[1]))
 print(sorted({p.get('notes',{}).get('portraitMatteMethod','none') + '; parts: ' + p.get('notes',{}).get('semanticMattesMethod','none') for p in d['photos']}))" "$work/mattes-balanced.json")
 echo "" >> "$table"
 echo "Portrait matte method: $method" >> "$table"
+# A photo with no face: the salient subject a render asks for (U²-Net-p; without-face: salient), on the iPhone
+# photos of a glass and a pug when ../shared is here, else on opencv-doc's fruits.
+if "$mattebox" models list --json | python3 -c 'import json,sys; sys.exit(0 if any(m["name"] == "u2netp" and m["path"] for m in json.load(sys.stdin)["models"]) else 1)'; then
+    things=("$opencv/fruits.jpg")
+    [ -d "$shared/heic-samples" ] && things=("$shared/heic-samples/openize__iphone_portrait_photo.heic" "$shared/heic-samples/pillow_heif__pug.heic")
+    printf 'stages:\n  - plugin: org.mattebox.portrait-matte\n    params: { without-face: salient }\n' > "$work/salient.yaml"
+    "$mattebox" process "${things[@]}" -o "$work/salient" --format png --pipeline "$work/salient.yaml" -j 1 --report "$work/salient.json" > /dev/null
+    echo "" >> "$table"
+    echo "Salient subject (no face; portrait-matte with without-face: salient, $(basename -a "${things[@]}" | tr '\n' ' ')): $(median "$work/salient.json" org.mattebox.portrait-matte) s" >> "$table"
+else
+    echo "" >> "$table"
+    echo "Salient subject: not measured (mattebox models install u2netp)" >> "$table"
+fi
 echo
 echo "Seconds per 12 MP photo, median (photos), one worker, $(nproc) cores:"
 cat "$table"
