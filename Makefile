@@ -215,7 +215,7 @@ install:
 	patchelf --set-rpath '$$ORIGIN/../lib/mattebox/swift' $(INSTALL_ROOT)/bin/mattebox
 	for p in $(PLUGINS); do patchelf --set-rpath '$$ORIGIN/../swift' $(INSTALL_ROOT)/lib/mattebox/plugins-1/libMattebox$$p.so; done
 	for lib in $(INSTALL_ROOT)/lib/mattebox/swift/*.so; do patchelf --set-rpath '$$ORIGIN' $$lib; done
-	install -m 644 Sources/CMatteboxPluginABI/include/mattebox/plugin.h $(INSTALL_ROOT)/include/mattebox/plugin.h
+	install -m 644 Sources/PluginInterface/CMatteboxPluginABI/include/mattebox/plugin.h $(INSTALL_ROOT)/include/mattebox/plugin.h
 	sed 's|@PREFIX@|$(PREFIX)|' Samples/mattebox-plugin.pc.in > $(INSTALL_ROOT)/lib/pkgconfig/mattebox-plugin.pc
 	install -m 644 Samples/pipelines/*.yaml $(INSTALL_ROOT)/share/mattebox/pipelines/
 	install -m 644 Samples/cameras.yaml $(INSTALL_ROOT)/share/mattebox/cameras.yaml

@@ -34,26 +34,26 @@ let package = Package(
     ],
     targets: [
         // The plugin ABI: one C header shared by the host and every plugin.
-        .target(name: "CMatteboxPluginABI", exclude: ["README.md"]),
+        .target(name: "CMatteboxPluginABI", path: "Sources/PluginInterface/CMatteboxPluginABI", exclude: ["README.md"]),
         .systemLibrary(
-            name: "CVips", pkgConfig: "vips",
+            name: "CVips", path: "Sources/Formats/CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"], exclude: ["README.md"]),
+        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/Formats/CVipsShim", exclude: ["README.md"]),
         .systemLibrary(
-            name: "CHeif", pkgConfig: "libheif",
+            name: "CHeif", path: "Sources/Formats/CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
-        .target(name: "CHeifShim", dependencies: ["CHeif"], exclude: ["README.md"]),
+        .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/Formats/CHeifShim", exclude: ["README.md"]),
         // libjpeg-turbo's TurboJPEG API: lossless turns and mirrors of JPEGs (what jpegtran does).
         .systemLibrary(
-            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            name: "CTurboJPEG", path: "Sources/Formats/CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
         // OpenCV (C++) behind a small C API (the header is CVisionAPI's): linked into the
         // vision plugins, and built as libMatteboxCVision.so, which the host loads only when
         // a command needs stereo or calibration (CVisionLoader), so `mattebox` starts fast.
-        .target(name: "CVisionAPI", exclude: ["README.md"]),
+        .target(name: "CVisionAPI", path: "Sources/Vision/CVisionAPI", exclude: ["README.md"]),
         .target(
             name: "CVision",
-            dependencies: ["CVisionAPI"],
+            dependencies: ["CVisionAPI"], path: "Sources/Vision/CVision",
             exclude: ["README.md"],
             // Optimised in every configuration: the tests run the real vision code on 12 MP photos.
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
@@ -63,80 +63,80 @@ let package = Package(
         // and 80 ms for every process that loads them.
         .target(
             name: "CImageFile",
-            dependencies: ["CVisionAPI"],
+            dependencies: ["CVisionAPI"], path: "Sources/Vision/CImageFile",
             exclude: ["README.md"], cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
             linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_imgcodecs"].map { .linkedLibrary($0) }),
 
-        .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], exclude: ["README.md"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], path: "Sources/Vision/CVisionLoader", exclude: ["README.md"], linkerSettings: [.linkedLibrary("dl")]),
 
         // FFmpeg (libavformat, libavcodec, libswscale) behind a small C API: movies from camera frames.
         .target(
-            name: "CMovieShim",
+            name: "CMovieShim", path: "Sources/Formats/CMovieShim",
             exclude: ["README.md"], linkerSettings: ["avformat", "avcodec", "avutil", "swscale"].map { .linkedLibrary($0) }),
 
         // libv4l2 and libv4lconvert behind non-variadic C functions and constants.
-        .target(name: "CV4L2", exclude: ["README.md"], linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
+        .target(name: "CV4L2", path: "Sources/Capture/CV4L2", exclude: ["README.md"], linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
 
         // Leaves: what every process needs (errors, logging, files, child processes),
         // and the orientation math host and plugins share without linking each other.
         .target(
             name: "MatteboxRuntime",
-            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")], exclude: ["README.md"]),
-        .target(name: "MatteboxGeometry", exclude: ["README.md"]),
+            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")], path: "Sources/Base/MatteboxRuntime", exclude: ["README.md"]),
+        .target(name: "MatteboxGeometry", path: "Sources/Base/MatteboxGeometry", exclude: ["README.md"]),
         // The machine around the work: thermal zones, cooling devices, CPU pressure.
-        .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"], exclude: ["README.md"]),
+        .target(name: "MatteboxPressure", dependencies: ["MatteboxRuntime"], path: "Sources/Base/MatteboxPressure", exclude: ["README.md"]),
         // Neural models from package registries: pinned, converted for cv::dnn, installed with their licences.
         .target(
-            name: "MatteboxModels", dependencies: ["MatteboxRuntime"], exclude: ["README.md", "Assets"],
+            name: "MatteboxModels", dependencies: ["MatteboxRuntime"], path: "Sources/Vision/MatteboxModels", exclude: ["README.md", "Assets"],
             plugins: ["EmbedFilesPlugin"]),
         // The model: Photo, images, roles, EXIF, metadata.
-        .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"], exclude: ["README.md"]),
+        .target(name: "MatteboxCore", dependencies: ["MatteboxGeometry"], path: "Sources/Base/MatteboxCore", exclude: ["README.md"]),
         // HEIF: the ISOBMFF box layer (boxes, items, properties, references, layout),
         // and above it photos with their auxiliary images, HEVC and AV1 through libheif.
-        .target(name: "MatteboxISOBMFF", exclude: ["README.md"]),
+        .target(name: "MatteboxISOBMFF", path: "Sources/Formats/MatteboxISOBMFF", exclude: ["README.md"]),
         // The syntaxes metadata is stored in: XMP as RDF/XML, JPEG marker segments.
-        .target(name: "MatteboxMetadata", dependencies: ["MatteboxRuntime"], exclude: ["README.md"]),
+        .target(name: "MatteboxMetadata", dependencies: ["MatteboxRuntime"], path: "Sources/Formats/MatteboxMetadata", exclude: ["README.md"]),
         .target(
-            name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "CHeif", "CHeifShim"], exclude: ["README.md"]),
+            name: "MatteboxHEIF", dependencies: ["MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxMetadata", "CHeif", "CHeifShim"], path: "Sources/Formats/MatteboxHEIF", exclude: ["README.md"]),
         // What is done to pixels, through libvips: turns, mirrors, crops, scaling, contact sheets.
-        .target(name: "MatteboxImageOps", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVipsShim"], exclude: ["README.md"]),
+        .target(name: "MatteboxImageOps", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVipsShim"], path: "Sources/Formats/MatteboxImageOps", exclude: ["README.md"]),
         .target(
             name: "MatteboxImageIO",
             dependencies: [
                 "MatteboxImageOps", "MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxHEIF", "MatteboxMetadata", "CVipsShim",
                 "CTurboJPEG",
-            ], exclude: ["README.md"]),
+            ], path: "Sources/Formats/MatteboxImageIO", exclude: ["README.md"]),
         .target(
             name: "MatteboxPluginHost",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "CMatteboxPluginABI"], exclude: ["README.md"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "CMatteboxPluginABI"], path: "Sources/PluginInterface/MatteboxPluginHost", exclude: ["README.md"]),
         .target(
             name: "MatteboxPipeline",
             dependencies: [
                 "MatteboxImageOps",
                 "MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPluginHost", "MatteboxPairedMedia", "Yams",
-            ], exclude: ["README.md"]),
+            ], path: "Sources/Processing/MatteboxPipeline", exclude: ["README.md"]),
         // Batches: files to worker processes (each its own runner and writer), shards, resume, reports, the inference process.
         .target(
             name: "MatteboxBatch",
             dependencies: [
                 "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPressure",
                 "MatteboxCore", "MatteboxRuntime",
-            ], exclude: ["README.md"]),
-        .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"], exclude: ["README.md"]),
-        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"], exclude: ["README.md"]),
+            ], path: "Sources/Processing/MatteboxBatch", exclude: ["README.md"]),
+        .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"], path: "Sources/PluginInterface/MatteboxPluginSDK", exclude: ["README.md"]),
+        .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"], path: "Sources/Vision/MatteboxVision", exclude: ["README.md"]),
         // Sources of photos: cameras (V4L2 real, emulated, replay) and the capture session.
         .target(
             name: "MatteboxCapture",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "CV4L2", "Yams"], exclude: ["README.md"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxPressure", "CV4L2", "Yams"], path: "Sources/Capture/MatteboxCapture", exclude: ["README.md"]),
         // Movies: camera frames to H.264/HEVC in MP4 or MOV (FFmpeg), Live Photo movies and Motion Photos.
-        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"], exclude: ["README.md"]),
+        .target(name: "MatteboxMovie", dependencies: ["MatteboxRuntime", "MatteboxISOBMFF", "CMovieShim"], path: "Sources/Formats/MatteboxMovie", exclude: ["README.md"]),
         // Paired media: a still and what pairs with it (a Live Photo's movie, a Motion Photo's
         // embedded movie, sidecar images by name): pairing, identifiers, building, inspecting.
         .target(
             name: "MatteboxPairedMedia",
             dependencies: [
                 "MatteboxCore", "MatteboxRuntime", "MatteboxISOBMFF", "MatteboxMetadata", "MatteboxMovie", "MatteboxHEIF", "MatteboxImageIO",
-            ], exclude: ["README.md"]),
+            ], path: "Sources/Formats/MatteboxPairedMedia", exclude: ["README.md"]),
         // Composition: a capture session's photos through the pipeline runner to the writer.
         .target(
             name: "MatteboxCaptureService",
@@ -144,11 +144,11 @@ let package = Package(
                 "MatteboxImageOps",
                 "MatteboxCapture", "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPressure", "MatteboxCore",
                 "MatteboxRuntime", "MatteboxMovie", "MatteboxPairedMedia", "MatteboxHEIF", "MatteboxImageIO",
-            ], exclude: ["README.md"]),
+            ], path: "Sources/Capture/MatteboxCaptureService", exclude: ["README.md"]),
         // The photo library: one folder's photos and movies, their index, thumbnails, overlays and trash.
         .target(
             name: "MatteboxLibrary",
-            dependencies: ["MatteboxImageOps", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxCore", "MatteboxRuntime"], exclude: ["README.md"]),
+            dependencies: ["MatteboxImageOps", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxMovie", "MatteboxCore", "MatteboxRuntime"], path: "Sources/Apps/MatteboxLibrary", exclude: ["README.md"]),
         // The camera app (`mattebox serve`): HTTP on Hummingbird over a capture session and a library folder.
         .target(
             name: "MatteboxServer",
@@ -162,7 +162,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ], path: "Sources/Apps/MatteboxServer",
             // The page's HTML, CSS and JavaScript are files there, embedded at build time.
             exclude: ["README.md", "Page/Assets"],
             plugins: ["EmbedFilesPlugin"]),
@@ -171,8 +171,8 @@ let package = Package(
         .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["embed-files"], path: "BuildTools/EmbedFilesPlugin"),
         .target(
             name: "MatteboxEvaluation",
-            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"], exclude: ["README.md"]),
-        .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVisionAPI", "CVision"], exclude: ["README.md"]),
+            dependencies: ["MatteboxCore", "MatteboxRuntime", "MatteboxImageIO", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxVision"], path: "Sources/Processing/MatteboxEvaluation", exclude: ["README.md"]),
+        .target(name: "MatteboxVisionPluginKit", dependencies: ["MatteboxPluginSDK", "CVisionAPI", "CVision"], path: "Sources/Vision/MatteboxVisionPluginKit", exclude: ["README.md"]),
         .executableTarget(
             name: "mattebox",
             dependencies: [
@@ -181,7 +181,7 @@ let package = Package(
                 "MatteboxPluginHost", "MatteboxPipeline", "MatteboxBatch", "MatteboxVision", "MatteboxEvaluation", "MatteboxCapture",
                 "MatteboxCaptureService", "MatteboxModels", "MatteboxServer", "MatteboxMovie", "MatteboxPairedMedia", "CMatteboxPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            ], path: "Sources/Apps/mattebox",
             // The `plugins new` templates are files there, embedded at build time.
             exclude: ["README.md", "Templates/Assets"],
             plugins: ["EmbedFilesPlugin"]),

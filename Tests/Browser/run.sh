@@ -28,7 +28,7 @@ lint() { NODE_PATH=/usr/share/nodejs eslint --no-eslintrc --no-ignore -c Tests/B
 mkdir -p .build/lint-check
 printf 'let status = 1;\nundefinedThing();\n' > .build/lint-check/planted.js
 if lint .build/lint-check/planted.js >/dev/null 2>&1; then echo "browser test: ESLint passed a planted mistake; the lint checks nothing" >&2; exit 1; fi
-lint Sources/MatteboxServer/Page/Assets/app.js || { echo "browser test: the page's script fails ESLint (above)" >&2; exit 1; }
+lint Sources/Apps/MatteboxServer/Page/Assets/app.js || { echo "browser test: the page's script fails ESLint (above)" >&2; exit 1; }
 echo "browser test: app.js passes ESLint"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || skip "python3 -m venv failed"
 "$venv/bin/pip" install -q --disable-pip-version-check --require-hashes -r Tests/Browser/requirements.txt \

@@ -58,8 +58,8 @@ import Testing
     @Test func whatARenderIsToldNamesRendersOwnOptions() throws {
         let render = try #require(try options()["render"])
         let told = try named(in: [
-            "Sources/MatteboxImageIO/Containers/ImageContainer.swift", "Sources/MatteboxPipeline/PipelineValidator.swift",
-            "Plugins/PortraitEffect", "Sources/MatteboxPipeline/OutputSafety.swift",
+            "Sources/Formats/MatteboxImageIO/Containers/ImageContainer.swift", "Sources/Processing/MatteboxPipeline/PipelineValidator.swift",
+            "Plugins/PortraitEffect", "Sources/Processing/MatteboxPipeline/OutputSafety.swift",
         ])
         // "--set:" names where a parameter came from; render makes its pipeline from its own options and sets none.
         let unknown = told.filter { !render.contains($0.option) && $0.option != "set" }

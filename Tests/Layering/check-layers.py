@@ -9,6 +9,8 @@ imports in the sources:
 - built-in plugins depend only on the plugin SDK and VisionPluginKit (and the
   C vision code: CVision, CImageFile);
 - each target declares exactly the Mattebox modules its files import;
+- every module in Sources/ sits in a tier folder (Sources/<Tier>/<Module>), and
+  depends only on modules of its own tier or tiers before it (the TIERS order);
 - every target but the tests is named in one of ARCHITECTURE.md's module
   tables, and each of its dependencies on another target is one its row's
   "depends on" column lists (C targets, the SDK and the plugins included).
@@ -30,6 +32,8 @@ LAYERS = [
     "MatteboxImageOps", "MatteboxImageIO", "MatteboxPairedMedia", "MatteboxVision", "MatteboxPluginHost", "MatteboxPipeline", "MatteboxBatch",
     "MatteboxEvaluation", "MatteboxCapture", "MatteboxCaptureService", "MatteboxLibrary", "MatteboxServer", "mattebox",
 ]
+# The tier folders of Sources/, low to high (each tier's README says what it holds).
+TIERS = ["Base", "Formats", "PluginInterface", "Vision", "Processing", "Capture", "Apps"]
 FORBIDDEN = {
     # A source reads cameras; pictures and codecs reach it through seams (ReplayPictureCodec, MovieOutput, PhotoDelivery).
     "MatteboxCapture": {"MatteboxPluginHost", "MatteboxPipeline", "MatteboxEvaluation", "MatteboxMovie", "MatteboxImageIO", "MatteboxImageOps", "MatteboxHEIF"},
@@ -90,6 +94,13 @@ def check(package):
                     found.add(match.group(1))
         return found & set(targets), bool(files)
 
+    def tier(target):
+        """The tier folder of a target in Sources/ (None elsewhere, "" when it sits in none)."""
+        parts = (target.get("path") or "").split("/")
+        if parts[0] != "Sources":
+            return None
+        return parts[1] if len(parts) == 3 and parts[1] in TIERS else ""
+
     allowed = documented(targets)
     for name in sorted(set(allowed) - set(targets)):
         problems.append(f"ARCHITECTURE.md names {name}, which Package.swift does not have")
@@ -107,6 +118,14 @@ def check(package):
                     problems.append(f"{name} depends on {dep}, which comes later in the flow")
             for dep in deps & FORBIDDEN.get(name, set()):
                 problems.append(f"{name} must not depend on {dep}")
+        own_tier = tier(target)
+        if own_tier == "":
+            problems.append(f"{name} is in no tier folder of Sources/ (move it to Sources/<Tier>/{name}; tiers: {', '.join(TIERS)})")
+        elif own_tier:
+            for dep in sorted(deps):
+                dep_tier = tier(targets[dep])
+                if dep_tier and TIERS.index(dep_tier) > TIERS.index(own_tier):
+                    problems.append(f"{name} depends on {dep}, whose tier ({dep_tier}) comes after its own ({own_tier})")
         if (target.get("path") or "").startswith("Plugins/"):
             for dep in deps - PLUGIN_ALLOWED:
                 problems.append(f"plugin {name} depends on {dep}; plugins build on the SDK and VisionPluginKit only")
@@ -141,6 +160,11 @@ def self_test(package):
     extra["targets"].append({"name": "MatteboxUnlisted", "type": "regular", "dependencies": [], "path": "Sources/MatteboxUnlisted"})
     if not any("MatteboxUnlisted is in no module table" in problem for problem in check(extra)[1]):
         missed.append("an unlisted target")
+    if not any("MatteboxUnlisted is in no tier folder" in problem for problem in check(extra)[1]):
+        missed.append("a target outside the tier folders")
+    if not any("whose tier (Processing) comes after its own (Base)" in problem
+               for problem in check(planted(package, "MatteboxCore", "MatteboxPipeline"))[1]):
+        missed.append("MatteboxCore -> MatteboxPipeline across tiers")
     return missed
 
 
@@ -149,7 +173,7 @@ if "--self-test" in sys.argv:
     missed = self_test(package)
     for edge in missed:
         print(f"layering self-test: the planted wrong edge {edge} was not reported")
-    print(f"layering self-test: {5 - len(missed)} of 5 planted problems reported")
+    print(f"layering self-test: {7 - len(missed)} of 7 planted problems reported")
     sys.exit(1 if missed else 0)
 targets, problems = check(package)
 for problem in problems:

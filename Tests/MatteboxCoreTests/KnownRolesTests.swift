@@ -9,7 +9,7 @@ struct KnownRolesTests {
     /// `#define MBX_ROLE_NAME "value"` lines of the ABI header, by value.
     static func abiRoles() throws -> [String] {
         let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/CMatteboxPluginABI/include/mattebox/plugin.h")
+            .appendingPathComponent("Sources/PluginInterface/CMatteboxPluginABI/include/mattebox/plugin.h")
         let text = try String(contentsOf: header, encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             guard line.hasPrefix("#define MBX_ROLE_"), let open = line.firstIndex(of: "\""), let close = line.lastIndex(of: "\""), open < close else { return nil }

@@ -39,7 +39,7 @@ package enum TestEnvironment {
 
     /// The header plugins compile against.
     package static var abiIncludeDirectory: String {
-        packageRoot.appendingPathComponent("Sources/CMatteboxPluginABI/include").path
+        packageRoot.appendingPathComponent("Sources/PluginInterface/CMatteboxPluginABI/include").path
     }
 
     package static var fixtures: URL { packageRoot.appendingPathComponent("Tests/Fixtures") }

