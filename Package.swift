@@ -120,7 +120,7 @@ let package = Package(
             name: "MatteboxBatch",
             dependencies: [
                 "MatteboxPipeline", "MatteboxPluginHost", "MatteboxPairedMedia", "MatteboxImageIO", "MatteboxHEIF", "MatteboxPressure",
-                "MatteboxCore", "MatteboxRuntime",
+                "MatteboxVision", "MatteboxCore", "MatteboxRuntime",
             ], path: "Sources/Processing/MatteboxBatch", exclude: ["README.md"]),
         .target(name: "MatteboxPluginSDK", dependencies: ["CMatteboxPluginABI", "MatteboxGeometry"], path: "Sources/PluginInterface/MatteboxPluginSDK", exclude: ["README.md"]),
         .target(name: "MatteboxVision", dependencies: ["MatteboxCore", "MatteboxRuntime", "CVisionAPI", "CVisionLoader"], path: "Sources/Vision/MatteboxVision", exclude: ["README.md"]),

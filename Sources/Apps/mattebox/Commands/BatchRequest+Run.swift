@@ -8,9 +8,9 @@ import MatteboxVision
 import MatteboxPluginHost
 import MatteboxRuntime
 
-/// How a batch runs on the command line, for `process` and `render` alike: the
-/// plan (MatteboxBatch's `BatchRequest.plan`), preflight, workers with progress
-/// lines, the report.
+/// How a batch shows itself on the command line, for `process` and `render` alike: MatteboxBatch
+/// plans and runs it (`BatchRequest.plan`, `BatchExecution`); here are standard input and output,
+/// the dry run's listing, a line per photo, the progress bar, Ctrl-C, the report file and the exit status.
 extension BatchRequest {
     func run() throws {
         guard output == "-" || photos.contains("-") else { return try runBatch() }
@@ -44,46 +44,37 @@ extension BatchRequest {
             outcome.error = outcome.error?.replacingOccurrences(of: spooledInput, with: "standard input")
             return outcome
         }
-        var plan = try asCommandLineMistake { try self.plan() }
+        let plan = try asCommandLineMistake { try self.plan() }
         if dryRun {
             let dry = DryRun(inputs: plan.inputs, queue: plan.queue, skipped: plan.skipped, options: plan.options, manifest: plan.manifest)
             try dry.print(json: json)
             if dry.refused { throw ExitCode(1) }
             return
         }
-        // The checks a dry run makes, before any work: a photo refused here is not processed.
-        let preflighted = plan.queue.compactMap { input in
-            BatchPreflight.outcome(of: input, BatchPreflight.check(input, options: plan.options, manifest: plan.manifest))
-        }
-        for outcome in preflighted where !json && (!quiet || outcome.status == .failed) {
+        var execution = BatchExecution(plan: plan)
+        execution.photoTimeout = timeout
+        execution.followsPressure = !ignorePressure
+        execution.countsInferenceNetworks = report != nil
+        for outcome in execution.preflight() where !json && (!quiet || outcome.status == .failed) {
             BatchRequest.printLine(shown(outcome), timings: timings, to: lines)
         }
-        let early = Set(preflighted.map(\.input))
-        plan.queue.removeAll { early.contains($0.url.path) }
-        let pressure = BatchPressure(jobs: plan.workers)
-        let clock = ContinuousClock.now
-        let (run, inference) = try runScheduler(plan, pressure: pressure) { outcome in
-            BatchRequest.printLine(shown(outcome), timings: timings, to: lines)
-        }
-        defer { inference?.stop() }
-        let byPath = Dictionary((preflighted + run.outcomes).map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
-        let outcomes = plan.inputs.compactMap { plan.skipped[$0.stem] ?? byPath[$0.url.path] }.map(shown)
-        var summary = BatchReport(
-            mattebox: MatteboxVersion.current, pipeline: plan.source.path, pipelineSHA256: plan.fingerprint, jobs: plan.workers,
-            peakConcurrency: run.peakConcurrency, highestPressure: pressure.highest.description,
-            shard: plan.shard?.description, wallSeconds: clock.secondsSince, total: outcomes.count,
-            succeeded: outcomes.filter { $0.status == .ok }.count, failed: outcomes.filter { $0.status == .failed }.count,
-            skipped: outcomes.filter { $0.status == .skipped }.count,
-            photos: outcomes)
-        if let report {
-            if let inference {
-                summary.inferenceStarts = inference.starts
-                do {
-                    summary.inferenceNetworks = try InferenceService.networkCount(socketPath: inference.socketPath)
-                } catch {
-                    Log.emit(.warning, "\(error)")
+        let progress = BatchProgress(total: execution.plan.queue.count, skipped: plan.skipped.count, jsonLines: jsonProgress)
+        let (quiet, json, timings) = (quiet, json, timings)
+        var interruption: BatchInterruption?
+        defer { interruption?.end() }
+        var summary = try execution.run(
+            started: { inference in
+                interruption = BatchInterruption(
+                    output: output == "-" ? "standard output" : output, summary: { progress.summary() }, cleanUp: { inference?.stop() })
+            },
+            finished: { outcome in
+                progress.update(outcome) {
+                    if !json, !quiet || outcome.status == .failed { BatchRequest.printLine(shown(outcome), timings: timings, to: lines) }
                 }
-            }
+            })
+        progress.finish()
+        summary.photos = summary.photos.map(shown)
+        if let report {
             try AtomicFile.write(try JSONOutput.encode(summary), to: URL(fileURLWithPath: report))
         }
         if json {
@@ -92,47 +83,6 @@ extension BatchRequest {
             Self.emit(Self.summaryLine(summary, plan: plan), to: lines)
         }
         if summary.failed > 0 { throw ExitCode(1) }
-    }
-
-    /// Runs the queue on worker processes (with one inference process when there are several),
-    /// recording each outcome in the manifest and the progress as it comes; `printLine` gets
-    /// the lines to show (-q: a failed photo's only). The caller stops the inference process.
-    private func runScheduler(
-        _ plan: BatchPlan, pressure: BatchPressure, printLine: @escaping @Sendable (PhotoOutcome) -> Void
-    ) throws -> (BatchRun, InferenceHost?) {
-        var scheduler = BatchScheduler(
-            workerCommand: [HostExecutable.path, "worker"],
-            setup: WorkerSetup(pipeline: plan.source, options: plan.options, plugins: plan.registry.scans),
-            jobs: plan.workers, photoTimeout: timeout)
-        if !ignorePressure { scheduler.concurrencyLimit = pressure.concurrency }
-        // Several workers share one inference process, so each network is held once.
-        let inference = min(plan.workers, plan.queue.count) > 1 ? try InferenceHost(command: [HostExecutable.path, "inference-server"]) : nil
-        if let inference {
-            do { try inference.start() } catch {
-                inference.stop()
-                throw error
-            }
-            scheduler.environment = inference.environment
-        }
-        let progress = BatchProgress(total: plan.queue.count, skipped: plan.skipped.count, jsonLines: jsonProgress)
-        let quiet = quiet, json = self.json, manifest = plan.manifest, queue = plan.queue, fingerprint = plan.fingerprint
-        let interruption = BatchInterruption(
-            output: output == "-" ? "standard output" : output, summary: { progress.summary() }, cleanUp: { inference?.stop() })
-        defer { interruption.end() }
-        let run: BatchRun
-        do {
-            run = try scheduler.run(queue) { index, outcome in
-                manifest.record(outcome, stem: queue[index].stem, pipelineSHA256: fingerprint)
-                progress.update(outcome) {
-                    if !json, !quiet || outcome.status == .failed { printLine(outcome) }
-                }
-            }
-        } catch {
-            inference?.stop()
-            throw error
-        }
-        progress.finish()
-        return (run, inference)
     }
 
     /// "12 succeeded, 1 failed, 3 already done … in 4.2 s with 2 workers".

@@ -39,8 +39,8 @@ struct RenderCommand: ParsableCommand {
             """)
 
     @OptionGroup var verbosity: Verbosity
-    @Argument(help: "Photos, or folders to walk for photos.", completion: .file()) var photos: [String]
-    @Option(name: .shortAndLong, help: "Folder to write the rendered photos to (created if missing).") var output: String
+    @Argument(help: "Photos, or folders to walk for photos; - reads one photo from standard input.", completion: .file()) var photos: [String]
+    @OptionGroup var outputs: BatchOutputOptions
     // The effect's own parameters: their help, defaults and checks are the plugin's descriptor's
     // (`mattebox plugins inspect portrait-effect`), the contract pipeline files, --set and the app's Portrait control use.
     @Option(help: EffectParameterHelp.help("aperture", valueName: "f-number")) var aperture: String?
@@ -52,27 +52,6 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "auto: make a portrait matte first for a photo that has none (see above); none: only the photo's own matte and depth.")
     var matte: MatteChoice = .auto
     @Flag(help: EffectParameterHelp.help("keep-auxiliary")) var keepAuxiliary = false
-    @Option(
-        name: .customLong("set"),
-        help: ArgumentHelp(
-            "Set any other parameter of a stage: STAGE.KEY=VALUE, repeatable (e.g. --set portrait-effect.max-blur=0.05).",
-            discussion: "`mattebox plugins inspect portrait-effect` lists them; the value is checked like one in a pipeline file.",
-            valueName: "stage.key=value"))
-    var parameterSettings: [String] = []
-    @Option(help: "Output format (jpeg, png, heic, avif); default: JPEG, or HEIC where JPEG would drop something the render keeps (a HEIC input's other images such as its gain map, a cut-out's alpha, depth and mattes with --keep-auxiliary).")
-    var format: String?
-    @Option(help: ArgumentHelp("JPEG or HEIF quality, 1-100 (default: \(OutputFormat.defaultQualities)).")) var quality: Int?
-    @Flag(help: "With --keep-auxiliary, also write each depth and matte beside the render as NAME.ROLE.png.") var auxPng = false
-    @Option(name: .shortAndLong, parsing: .unconditional, help: "Photos rendered at once (default: the number of cores).")
-    var jobs: Int?
-    @Flag(help: "Skip photos already rendered with the same settings.") var resume = false
-    @Option(parsing: .unconditional, help: "Add this to every output's name (IMG.jpg -> IMG-portrait.jpg with --suffix -portrait), e.g. to write beside the originals.")
-    var suffix: String?
-    @Flag(help: "Replace earlier renders in the output folder, also those changed since.") var overwrite = false
-    @Flag(help: "Replace any existing file but an input (files Mattebox did not write too).") var replaceOtherFiles = false
-    @Flag(name: [.customShort("n"), .long], help: "Skip photos whose outputs exist.") var noClobber = false
-    @Flag(help: "Print the JSON report on standard output instead of text.") var json = false
-    @Flag(help: "List what would happen to each photo and stop.") var dryRun = false
 
     /// `--matte`: whether a matte is made first.
     enum MatteChoice: String, ExpressibleByArgument, CaseIterable { case auto, none }
@@ -126,7 +105,7 @@ struct RenderCommand: ParsableCommand {
         try asCommandLineMistake { try request.validate() }
         let registry = EffectParameterHelp.registry
         do {
-            let parsed = try parameterSettings.map(ParameterSetting.init(parsing:))
+            let parsed = try outputs.settings.map(ParameterSetting.init(parsing:))
             var whole = pipelineSource
             whole.settings += parsed
             _ = try whole.validate(registry: registry)
@@ -148,26 +127,15 @@ struct RenderCommand: ParsableCommand {
 
     /// The batch the options describe; `process` runs the same path.
     var request: BatchRequest {
-        var request = BatchRequest(photos: photos, output: output, pipeline: .built(pipelineSource))
-        request.settings = parameterSettings
+        var request = BatchRequest(photos: photos, output: outputs.output, pipeline: .built(pipelineSource))
+        outputs.apply(to: &request)
         request.registry = EffectParameterHelp.registry
-        request.format = format
-        request.quality = quality
-        request.auxPng = auxPng
-        request.jobs = jobs
-        request.resume = resume
-        request.suffix = suffix
-        request.overwrite = overwrite
-        request.replaceOtherFiles = replaceOtherFiles
-        request.noClobber = noClobber
-        request.json = json
-        request.dryRun = dryRun
         request.quiet = verbosity.quiet
         return request
     }
 
     func run() throws {
-        if background == nil, let mode = backgroundMode, !verbosity.quiet, !json {
+        if background == nil, let mode = backgroundMode, !verbosity.quiet, !outputs.json {
             let given = mode == "colour" ? "--background-colour" : "--background-image"
             FileHandle.standardError.write(Data("render: \(given) given, so the background is \(mode) (--background \(mode))\n".utf8))
         }
