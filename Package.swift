@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(name: "MatteboxMetadataTests", dependencies: ["MatteboxMetadata"]),
         .testTarget(name: "MatteboxMovieTests", dependencies: ["MatteboxMovie", "MatteboxPairedMedia", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(name: "MatteboxVisionTests", dependencies: ["MatteboxVision", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
-        .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK"]),
+        .testTarget(name: "MatteboxPluginSDKTests", dependencies: ["MatteboxPluginSDK", "MatteboxCore"]),
         .testTarget(name: "MatteboxVisionPluginKitTests", dependencies: ["MatteboxVisionPluginKit", "MatteboxPluginSDK"]),
         .testTarget(
             name: "MatteboxCaptureServiceTests",

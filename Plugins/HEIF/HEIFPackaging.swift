@@ -11,10 +11,7 @@ import MatteboxPluginSDK
 /// put org.mattebox.orientation before this stage to turn pixels upright.
 final class HEIFPackaging: PhotoProcessor {
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower"]
-    static let packagedRoles = [
-        MBX_ROLE_DEPTH, MBX_ROLE_DISPARITY, MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE,
-        MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE, MBX_ROLE_SKY_MATTE,
-    ]
+    static let packagedRoles = StandardRoles.depth + StandardRoles.mattes
 
     static let description = ProcessorDescription(
         id: "org.mattebox.heif", name: "HEIF packaging",

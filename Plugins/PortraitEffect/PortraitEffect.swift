@@ -16,10 +16,7 @@ final class PortraitEffect: PhotoProcessor {
     /// An iPhone's HDR gain map: rendered like the primary, so an HDR screen shows the same blur.
     static let gainMapRole = "com.apple.hdrgainmap"
     /// What describes the photo as it was shot, and not the rendered pixels.
-    static let sceneRoles = [
-        MBX_ROLE_DEPTH, MBX_ROLE_DISPARITY, MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE,
-        MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE, MBX_ROLE_SKY_MATTE, unblurredRole,
-    ]
+    static let sceneRoles = StandardRoles.depth + StandardRoles.mattes + [unblurredRole]
 
     static let description = ProcessorDescription(
         id: "org.mattebox.portrait-effect", name: "Portrait effect",
@@ -286,25 +283,13 @@ final class PortraitEffect: PhotoProcessor {
             (options.focus_x, options.focus_y) = focusPoint
         } else {
             options.focus = MBX_CV_FOCUS_SUBJECT
-            if matte == nil, measured != nil, let face = try findFace(primary, orientation: options.orientation) {
+            if matte == nil, measured != nil, let face = try findFace(primary, orientation: options.orientation, photo: photo) {
                 options.face = face
             }
         }
         var backgroundImage = mbx_cv_image()
         defer { mbx_image_file_free(&backgroundImage) }
-        switch background {
-        case .blur: options.background = MBX_CV_BACKGROUND_BLUR
-        case .transparent: options.background = MBX_CV_BACKGROUND_TRANSPARENT
-        case .colour(let r, let g, let b):
-            options.background = MBX_CV_BACKGROUND_COLOUR
-            options.colour = (r, g, b)
-        case .image(let path):
-            options.background = MBX_CV_BACKGROUND_IMAGE
-            var error = mbx_cv_error()
-            guard mbx_image_file_read_rgb8(path, &backgroundImage, &error) == 0 else {
-                throw PluginError("background image \(error.text)", status: MBX_ERR_INVALID_ARGUMENT)
-            }
-        }
+        try setBackground(&options, image: &backgroundImage)
 
         var alphaPlane = mbx_cv_plane()
         if case .transparent = background {
@@ -334,21 +319,8 @@ final class PortraitEffect: PhotoProcessor {
         guard status == 0 else { throw PluginError("portrait effect: \(error.text)") }
         let gainNote = try renderGainMap(of: photo, primary: primary, options: options, focusedAt: result, matte: &matteView, depth: &depthView)
 
-        let focusFrom: String
-        switch result.focus_from {
-        case MBX_CV_FOCUSED_ON_POINT: focusFrom = String(format: "the point %.2f,%.2f", options.focus_x, options.focus_y)
-        case MBX_CV_FOCUSED_ON_FACE: focusFrom = "the face"
-        case MBX_CV_FOCUSED_ON_MATTE: focusFrom = "the portrait matte's subject"
-        default: focusFrom = "the sharpest near region of the depth (no matte, no face)"
-        }
-        var note: String
-        if case .blur = background {
-            note = String(
-                format: "%@ at f/%.1f, focused on %@ (disparity %.2f of 0-1, %.2f either side kept sharp); blur radius %.1f px per unit of disparity; depth: %@",
-                backgroundName, aperture, focusFrom, result.focus_disparity, result.sharp_band, result.max_radius, depthSource)
-        } else {
-            note = "\(backgroundName); subject: \(matte != nil ? "the portrait matte" : "what lies at or in front of the focal plane of the depth, its edges shared by colour")"
-        }
+        var note = renderNote(
+            options: options, result: result, aperture: aperture, depthSource: depthSource, hasMatte: matte != nil)
         if unblurred != nil { note += "; rendered from the photo before the phone's own blur (Lens Blur's GImage)" }
         if !phoneChose.isEmpty { note += "; the phone's own \(phoneChose.joined(separator: " and ")) (Lens Blur's GFocus)" }
         if let gainNote { note += "; \(gainNote)" }
@@ -362,14 +334,54 @@ final class PortraitEffect: PhotoProcessor {
         try photo.setString("shared.\(PortraitRendered.apertureName)", String(format: "%.1f", aperture))
         try photo.setString("shared.\(PortraitRendered.focusName)", focusPoint.map { String(format: "%.3f,%.3f", $0.0, $0.1) } ?? "subject")
         photo.log(String(format: "portrait effect in %.2f s", result.seconds))
-        if !keepAuxiliary {
-            let removed = Self.sceneRoles.filter { photo.image($0) != nil }
-            for role in removed { try photo.removeImage(role) }
-            if !removed.isEmpty {
-                try photo.setString(
-                    "note.portraitEffectRemoved",
-                    "removed \(removed.joined(separator: ", ")): they describe the photo as shot, not the rendered one (the keep-auxiliary parameter keeps them; render: --keep-auxiliary)")
+        if !keepAuxiliary { try removeSceneImages(of: photo) }
+    }
+
+    /// The background the effect renders, set on its options (an image read into `image`).
+    private func setBackground(_ options: inout mbx_cv_portrait_effect_options, image: inout mbx_cv_image) throws {
+        switch background {
+        case .blur: options.background = MBX_CV_BACKGROUND_BLUR
+        case .transparent: options.background = MBX_CV_BACKGROUND_TRANSPARENT
+        case .colour(let r, let g, let b):
+            options.background = MBX_CV_BACKGROUND_COLOUR
+            options.colour = (r, g, b)
+        case .image(let path):
+            options.background = MBX_CV_BACKGROUND_IMAGE
+            var error = mbx_cv_error()
+            guard mbx_image_file_read_rgb8(path, &image, &error) == 0 else {
+                throw PluginError("background image \(error.text)", status: MBX_ERR_INVALID_ARGUMENT)
             }
+        }
+    }
+
+    /// What the note says of a render: the background, and for a blur its aperture, focus and depth.
+    private func renderNote(
+        options: mbx_cv_portrait_effect_options, result: mbx_cv_portrait_effect_result, aperture: Double, depthSource: String,
+        hasMatte: Bool
+    ) -> String {
+        let focusFrom: String
+        switch result.focus_from {
+        case MBX_CV_FOCUSED_ON_POINT: focusFrom = String(format: "the point %.2f,%.2f", options.focus_x, options.focus_y)
+        case MBX_CV_FOCUSED_ON_FACE: focusFrom = "the face"
+        case MBX_CV_FOCUSED_ON_MATTE: focusFrom = "the portrait matte's subject"
+        default: focusFrom = "the sharpest near region of the depth (no matte, no face)"
+        }
+        guard case .blur = background else {
+            return "\(backgroundName); subject: \(hasMatte ? "the portrait matte" : "what lies at or in front of the focal plane of the depth, its edges shared by colour")"
+        }
+        return String(
+                format: "%@ at f/%.1f, focused on %@ (disparity %.2f of 0-1, %.2f either side kept sharp); blur radius %.1f px per unit of disparity; depth: %@",
+                backgroundName, aperture, focusFrom, result.focus_disparity, result.sharp_band, result.max_radius, depthSource)
+    }
+
+    /// Depth and mattes describe the photo as shot, not the rendered one: removed, and the note says so.
+    private func removeSceneImages(of photo: PluginPhoto) throws {
+        let removed = Self.sceneRoles.filter { photo.image($0) != nil }
+        for role in removed { try photo.removeImage(role) }
+        if !removed.isEmpty {
+            try photo.setString(
+                "note.portraitEffectRemoved",
+                "removed \(removed.joined(separator: ", ")): they describe the photo as shot, not the rendered one (the keep-auxiliary parameter keeps them; render: --keep-auxiliary)")
         }
     }
 
@@ -382,19 +394,14 @@ final class PortraitEffect: PhotoProcessor {
         }
     }
 
-    /// The largest face (stored pixels), for focusing a photo that has depth and no matte.
-    private func findFace(_ primary: PluginImage, orientation: Int32) throws -> mbx_cv_rect? {
+    /// The largest face (stored pixels), for focusing a photo that has depth and no matte: the one
+    /// an earlier stage found the same way on the same pixels (`SharedFace`), else found now.
+    private func findFace(_ primary: PluginImage, orientation: Int32, photo: PluginPhoto) throws -> mbx_cv_rect? {
         var options = mbx_cv_matte_options()
         options.effort = 1
         options.orientation = orientation
         var view = primary.visionImage
-        var face = mbx_cv_face()
-        var found: Int32 = 0
-        var error = mbx_cv_error()
-        guard try faces.withStrings(&options, { mbx_cv_find_face(&view, &$0, &face, &found, &error) }) == 0 else {
-            throw PluginError("finding faces: \(error.text)")
-        }
-        return found != 0 ? face.box : nil
+        return try faces.withStrings(&options) { try SharedFace.find(in: primary, view: &view, options: &$0, photo: photo) }?.box
     }
 }
 

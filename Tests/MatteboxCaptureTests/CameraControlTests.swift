@@ -31,6 +31,22 @@ import Testing
         return sum / Double(image.width * image.height)
     }
 
+    /// The backend-neutral format codes are V4L2's own; a camera is described without V4L2's terms
+    /// (its driver and bus are details), and a simulated one is unplugged through the seam.
+    @Test func theCameraSeamSpeaksNoBackendsTerms() throws {
+        #expect(FourCC.mjpeg.rawValue == MBX_PIX_FMT_MJPEG && FourCC.jpeg.rawValue == MBX_PIX_FMT_JPEG)
+        #expect(FourCC.yuyv.rawValue == MBX_PIX_FMT_YUYV && FourCC.rgb24.rawValue == MBX_PIX_FMT_RGB24)
+        #expect(FourCC.mjpeg.kind == .jpeg && FourCC.yuyv.kind == .yuyv && FourCC("NV12")?.kind == .other)
+        let (camera, _) = try camera()
+        #expect(camera.details["driver"] != nil && camera.details["bus"] != nil)
+        #expect(camera.make == camera.details["driver"])
+        let simulation = try #require(camera.backend.simulation)
+        simulation.unplug(camera)
+        #expect(throws: (any Error).self) { try camera.controls() }
+        simulation.replug(camera)
+        #expect(try !camera.controls().isEmpty)
+    }
+
     @Test func listsControlsWithRangesMenusAndFlagsAsTheDeviceGivesThem() throws {
         let (camera, _) = try camera()
         let controls = try camera.controls()

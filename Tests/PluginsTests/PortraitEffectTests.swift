@@ -17,6 +17,15 @@ import Testing
     static let farLights = [(x: 520, y: 90), (x: 560, y: 400)]
     static let middleLight = (x: 60, y: 240)
 
+    /// The roles the app and `render` take as something to render from (`ImageRole.portraitEffectSources`,
+    /// from the role table) are each an optional input the built plugin declares.
+    @Test func theSourcesTheRoleTableNamesAreThePluginsOwnInputs() throws {
+        let plugin = try #require(BuiltPlugins.registry.plugin("org.mattebox.portrait-effect"))
+        let optional = Set(plugin.description.inputs.filter(\.optional).map(\.role.rawValue))
+        #expect(!ImageRole.portraitEffectSources.isEmpty)
+        for role in ImageRole.portraitEffectSources { #expect(optional.contains(role.rawValue), "\(role.rawValue)") }
+    }
+
     static func apertureStrength(_ n: Double) -> Double { (1 / n - 1 / 16) / (1 / 1.4 - 1 / 16) }
     static func radius(aperture n: Double, disparityDifference: Double) -> Double {
         0.03 * Double(width) * apertureStrength(n) * disparityDifference

@@ -239,14 +239,14 @@ extension CameraApp {
         router.post("/api/replay/{action}") { request, context -> Response in
             let action = context.parameters.get("action") ?? ""
             let camera = await self.currentCamera()
-            guard camera.isReplay, let bus = (camera.backend as? V4L2Backend)?.io as? EmulatedV4L2 else {
+            guard camera.isReplay, let bus = camera.backend.simulation else {
                 return try JSONReply.error(.notFound, "\(camera.name) is not a replay camera; only those can be unplugged from here")
             }
             switch action {
-            case "unplug": bus.unplug(camera.path)
-            case "replug": bus.replug(camera.path)
-            case "busy": bus.setBusyInAnotherProcess(true, camera.path)
-            case "free": bus.setBusyInAnotherProcess(false, camera.path)
+            case "unplug": bus.unplug(camera)
+            case "replug": bus.replug(camera)
+            case "busy": bus.setBusyElsewhere(true, camera)
+            case "free": bus.setBusyElsewhere(false, camera)
             default: return try JSONReply.error(.notFound, "replay cameras can be unplug, replug, busy or free, not \(action)")
             }
             return try JSONReply.ok(["camera": camera.id, "done": action])

@@ -3,7 +3,8 @@
 /// matte is one row here (plus the vision code that makes it); every list of roles elsewhere
 /// (HEIF types, an iPhone JPEG's mattes, what a camera delivers and pressure turns off, export's
 /// and the app's names) is derived from this table, and the ABI header's `MBX_ROLE_*` constants
-/// are checked against it (`KnownRolesTests`).
+/// (`KnownRolesTests`) and the plugins' own lists (`StandardRoles` in the SDK, `StandardRolesTests`)
+/// are checked against it.
 package struct KnownRole: Sendable {
     package enum Kind: Sendable, Equatable {
         /// The primary and its thumbnail.

@@ -29,7 +29,7 @@ struct DevicesCommand: ParsableCommand {
             let mark = camera.id == chosen ? "*" : " "
             print("\(mark) \(camera.name)\(camera.isReplay ? " (replay)" : "")")
             print("    id: \(camera.id)")
-            print("    path: \(camera.path)  driver: \(camera.driver)  bus: \(camera.busInfo)")
+            print((["    path: \(camera.path)"] + camera.details.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }).joined(separator: "  "))
             print("    position: \(camera.position.rawValue) (from \(camera.positionSource))  sensor rotation: \(camera.sensorRotation)°")
             if let problem = camera.problem { print("    unusable: \(problem)") }
             for format in camera.formats {

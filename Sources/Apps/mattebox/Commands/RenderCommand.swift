@@ -30,7 +30,9 @@ struct RenderCommand: ParsableCommand {
             depth nor matte fails, saying so: there is nothing to render from. \
             --background-colour or --background-image alone chooses that background. The rendered photo keeps the original's EXIF and colour \
             profile; its depth and mattes are left out (they describe the photo as shot) unless \
-            --keep-auxiliary. Examples:
+            --keep-auxiliary. Without --format a render is JPEG, or HEIC where JPEG would drop \
+            something the render keeps (a HEIC input's other images such as its gain map, a cut-out's \
+            alpha, depth and mattes with --keep-auxiliary). Examples:
               mattebox render lens-blur.jpg -o out   (the phone's own focus and strength, from its GFocus)
               mattebox render IMG_0001.HEIC -o out --aperture 2.8
               mattebox render IMG_0001.HEIC -o out --focus 0.3,0.6   (refocus)

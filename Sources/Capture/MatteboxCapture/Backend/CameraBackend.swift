@@ -2,8 +2,11 @@ import Foundation
 import MatteboxCore
 
 /// A way to reach cameras, above the ioctl level: the seam a camera that is
-/// not V4L2 (libcamera, a network camera) plugs into. The session and its
-/// stream loop only open streams through it and read frames from them.
+/// not V4L2 (libcamera, GStreamer, a network camera) plugs into, as one new
+/// type in a folder of its own beside `V4L2/`. It speaks no backend's terms:
+/// formats are four-character codes with a kind, controls are the ones it
+/// listed (by name, range and menu), cameras are `CameraDevice`s. The session
+/// and its stream loop only open streams through it and read frames from them.
 /// `V4L2Backend` (real cameras through libv4l2, emulated and replay cameras)
 /// is the one behind it today.
 package protocol CameraBackend: Sendable {
@@ -14,8 +17,23 @@ package protocol CameraBackend: Sendable {
         -> any CameraStream
     /// Every control the camera lists, with its current value. Works while the camera streams.
     func controls(of camera: CameraDevice) throws -> [CameraControl]
-    /// Sets one control; the camera may clamp it to its range and step.
-    func setControl(_ id: UInt32, to value: ControlValue, on camera: CameraDevice) throws
+    /// Sets one of the controls `controls(of:)` listed; the camera may clamp it to its range and step.
+    func setControl(_ control: CameraControl, to value: ControlValue, on camera: CameraDevice) throws
+    /// How to unplug, replug or take a simulated camera (replay, emulated), for tests and the
+    /// app's replay routes; nil for real cameras.
+    var simulation: (any CameraSimulation)? { get }
+}
+
+extension CameraBackend {
+    package var simulation: (any CameraSimulation)? { nil }
+}
+
+/// A simulated camera's bus: what happens to a real camera (unplugged, replugged, taken by
+/// another process), made to happen on purpose.
+package protocol CameraSimulation: Sendable {
+    func unplug(_ camera: CameraDevice)
+    func replug(_ camera: CameraDevice)
+    func setBusyElsewhere(_ busy: Bool, _ camera: CameraDevice)
 }
 
 /// A camera streaming frames, read one at a time as they come.

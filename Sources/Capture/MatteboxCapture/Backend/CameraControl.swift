@@ -16,7 +16,8 @@ package struct CameraControl: Sendable, Codable, Equatable {
         package var name: String
     }
 
-    /// The driver's control ID (V4L2_CID_…).
+    /// The backend's own key for the control (V4L2: its control ID, V4L2_CID_…); only the
+    /// backend that listed the control reads it. People and the app name controls by `name`.
     package var id: UInt32
     /// The name people type, as v4l2-ctl spells it: "exposure_time_absolute".
     package var name: String

@@ -28,7 +28,7 @@ extension CameraDevice {
             return l != r ? l : lhs.offset < rhs.offset
         }
         for (_, (control, value)) in modesFirst {
-            do { try backend.setControl(control.id, to: value, on: self) } catch {
+            do { try backend.setControl(control, to: value, on: self) } catch {
                 throw ControlError("\(path): cannot set \(control.name) to \(value.description): \(error)")
             }
         }

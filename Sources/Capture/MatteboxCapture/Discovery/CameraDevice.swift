@@ -4,7 +4,8 @@ import MatteboxCore
 /// A camera a session can use, as discovery found it: a stable id (the
 /// AVCaptureDevice.uniqueID analogue), where it faces and how its sensor is
 /// mounted, and what it can stream. It keeps the backend that reaches it
-/// (V4L2 through libv4l2, or an emulated/replay device).
+/// (V4L2 through libv4l2, or an emulated/replay device); nothing here is any
+/// one backend's (a backend's own facts go in `details`).
 package struct CameraDevice: Sendable, Codable {
     /// One format with its sizes and frame rates.
     package struct Format: Sendable, Codable, Equatable {
@@ -22,10 +23,13 @@ package struct CameraDevice: Sendable, Codable {
     }
 
     package var id: String
+    /// Where its backend reaches it (V4L2: the device node, /dev/video0); messages name the camera by it.
     package var path: String
     package var name: String
-    package var driver: String
-    package var busInfo: String
+    /// Who made it, for the photo's EXIF Make, when the backend knows (V4L2 knows only the driver).
+    package var make: String?
+    /// What else the backend says of it, shown by `mattebox devices` (V4L2: driver, bus).
+    package var details: [String: String]
     package var position: CameraPosition
     /// What decided the position: the V4L2 control, sysfs, the config, or a default.
     package var positionSource: String
@@ -38,18 +42,18 @@ package struct CameraDevice: Sendable, Codable {
     package let backend: any CameraBackend
 
     enum CodingKeys: String, CodingKey {
-        case id, path, name, driver, busInfo, position, positionSource, sensorRotation, formats, isReplay, problem
+        case id, path, name, make, details, position, positionSource, sensorRotation, formats, isReplay, problem
     }
 
     package init(
-        id: String, path: String, name: String, driver: String, busInfo: String, position: CameraPosition,
+        id: String, path: String, name: String, make: String?, details: [String: String], position: CameraPosition,
         positionSource: String, sensorRotation: Int, formats: [Format], isReplay: Bool, problem: String?, backend: any CameraBackend
     ) {
         self.id = id
         self.path = path
         self.name = name
-        self.driver = driver
-        self.busInfo = busInfo
+        self.make = make
+        self.details = details
         self.position = position
         self.positionSource = positionSource
         self.sensorRotation = sensorRotation

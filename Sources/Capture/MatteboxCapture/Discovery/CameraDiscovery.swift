@@ -65,7 +65,7 @@ package struct CameraDiscovery: Sendable {
             guard error.isPermissionDenied else { return nil }
             let name = sysfs.flatMap { text($0.appendingPathComponent("name")) } ?? path
             return CameraDevice(
-                id: stableID ?? path, path: path, name: name, driver: "?", busInfo: "?", position: .external,
+                id: stableID ?? path, path: path, name: name, make: nil, details: [:], position: .external,
                 positionSource: "default", sensorRotation: 0, formats: [], isReplay: isReplay, problem: error.description, backend: V4L2Backend(io: io))
         }
         defer { device.close() }
@@ -85,7 +85,7 @@ package struct CameraDiscovery: Sendable {
         }
         let rotation = device.control(MBX_CID_CAMERA_SENSOR_ROTATION).map { ((Int($0) % 360) + 360) % 360 } ?? 0
         return CameraDevice(
-            id: id, path: path, name: caps.card, driver: caps.driver, busInfo: caps.busInfo, position: position,
+            id: id, path: path, name: caps.card, make: caps.driver, details: ["driver": caps.driver, "bus": caps.busInfo], position: position,
             positionSource: source, sensorRotation: rotation, formats: formats, isReplay: isReplay, problem: nil, backend: V4L2Backend(io: io))
     }
 

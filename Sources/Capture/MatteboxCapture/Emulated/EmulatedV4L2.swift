@@ -445,3 +445,9 @@ package final class EmulatedV4L2: VideoDeviceIO, @unchecked Sendable {
         raw.pointee.flags = flags
     }
 }
+
+extension EmulatedV4L2: CameraSimulation {
+    package func unplug(_ camera: CameraDevice) { unplug(camera.path) }
+    package func replug(_ camera: CameraDevice) { replug(camera.path) }
+    package func setBusyElsewhere(_ busy: Bool, _ camera: CameraDevice) { setBusyInAnotherProcess(busy, camera.path) }
+}

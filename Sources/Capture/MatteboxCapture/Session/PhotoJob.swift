@@ -21,7 +21,7 @@ struct PhotoJob: Sendable {
     /// stored pixels are displayed, and the exposure the camera reported.
     private func exif(for context: CaptureContext, orientation: ExifOrientation) -> ExifBlock {
         var builder = ExifBuilder()
-        builder.make = camera.driver == "?" ? nil : camera.driver
+        builder.make = camera.make
         builder.model = camera.name
         builder.software = "Mattebox \(MatteboxVersion.current)"
         builder.orientation = orientation

@@ -12,7 +12,7 @@ package struct PreviewFrame: Sendable {
     package var sequence: UInt32 { frame.sequence }
     package var timestamp: UInt64 { frame.timestamp }
     /// Whether the bytes are already a JPEG (MJPEG cameras).
-    package var isJPEG: Bool { frame.format.fourcc == .mjpeg || frame.format.fourcc == .jpeg }
+    package var isJPEG: Bool { frame.format.fourcc.kind == .jpeg }
 
     package func rgbImage() throws -> PixelImage { try decoder.rgbImage(of: frame) }
 }

@@ -19,9 +19,12 @@ package struct V4L2Backend: CameraBackend {
         try V4L2Device(path: camera.path, io: io).queryControls()
     }
 
-    package func setControl(_ id: UInt32, to value: ControlValue, on camera: CameraDevice) throws {
-        try V4L2Device(path: camera.path, io: io).setControl(id, to: value)
+    package func setControl(_ control: CameraControl, to value: ControlValue, on camera: CameraDevice) throws {
+        try V4L2Device(path: camera.path, io: io).setControl(control.id, to: value)
     }
+
+    /// Emulated and replay devices can be unplugged, replugged and taken on purpose.
+    package var simulation: (any CameraSimulation)? { io as? EmulatedV4L2 }
 }
 
 /// One V4L2 device set to a format and frame rate, streaming through mmap

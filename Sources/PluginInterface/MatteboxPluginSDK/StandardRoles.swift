@@ -1,0 +1,16 @@
+import CMatteboxPluginABI
+
+/// The ABI's image roles grouped as plugins use them: the depth images and the mattes a photo may
+/// hold. Why it exists: a plugin links no host module, so it cannot read the host's role table
+/// (`ImageRole.known`); this is the one list every plugin takes instead (the HEIF stage packages
+/// these, the portrait effect leaves them out of a render), and `StandardRolesTests` checks it
+/// against the table, so a matte added there and in the ABI header fails until it is added here.
+public enum StandardRoles {
+    /// Depth in metres and disparity.
+    public static let depth = [MBX_ROLE_DEPTH, MBX_ROLE_DISPARITY]
+    /// The portrait matte, then the semantic mattes.
+    public static let mattes = [
+        MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE, MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE,
+        MBX_ROLE_SKY_MATTE,
+    ]
+}

@@ -1,0 +1,12 @@
+import MatteboxCore
+import MatteboxPluginSDK
+import Testing
+
+/// The plugins' role lists are the host's role table's: a matte added to the table (and the ABI
+/// header) fails here until plugins see it too.
+struct StandardRolesTests {
+    @Test func thePluginsListsAreTheRoleTables() {
+        #expect(StandardRoles.depth == ImageRole.depthRoles.map(\.rawValue))
+        #expect(StandardRoles.mattes == ImageRole.mattes.map(\.rawValue))
+    }
+}
