@@ -276,7 +276,8 @@ let package = Package(
                 "MatteboxImageIO", "MatteboxPipeline", "MatteboxTestSupport", "CV4L2", "MatteboxMovie",
             ]),
         .testTarget(
-            name: "MatteboxPairedMediaTests", dependencies: ["MatteboxPairedMedia", "MatteboxImageIO", "MatteboxMovie", "MatteboxTestSupport"]),
+            name: "MatteboxPairedMediaTests",
+            dependencies: ["MatteboxPairedMedia", "MatteboxImageIO", "MatteboxMovie", "MatteboxMetadata", "MatteboxHEIF", "MatteboxCore", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxServerTests",
             dependencies: [

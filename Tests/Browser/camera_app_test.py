@@ -124,7 +124,7 @@ def run(mattebox, artifacts, chromium):
             token = page.locator('meta[name="mattebox-token"]').get_attribute("content")
             headers = {"X-Mattebox-Token": token}
             # What the server sends is the repository's files, embedded at build time.
-            assets = ROOT / "Sources" / "MatteboxServer" / "Page" / "Assets"
+            assets = ROOT / "Sources" / "Apps" / "MatteboxServer" / "Page" / "Assets"
             for name in ["app.js", "app.css"]:
                 served = page.request.get(url + "/" + name).text()
                 check(served == (assets / name).read_text(), f"/{name} is not {assets / name}")

@@ -52,36 +52,50 @@ package enum UltraHDRXMP {
     }
 
     /// `packet` (the primary's) saying it has a gain map of `gainMapLength` bytes after it:
-    /// `hdrgm:Version` and a Container directory of the primary and the gain map. Throws when the
-    /// packet's directory lists more than a primary and a gain map (a Motion Photo's movie),
-    /// which the gain map cannot join here; an Ultra HDR input's own directory is replaced.
+    /// `hdrgm:Version` and a Container directory of the primary, the gain map, and a Motion Photo's
+    /// movie when the packet's directory lists one (the movie stays last: readers find it from the
+    /// file's end, as Pixel phones write both). An Ultra HDR input's own gain map item is replaced.
+    /// Throws when the directory lists anything else, which the gain map cannot join.
     package static func describingPrimary(_ packet: XMPPacket, gainMapLength: Int) throws(MatteboxError) -> XMPPacket {
         guard canDescribe(packet) else {
-            throw MatteboxError("the photo's XMP already has a Container directory (a Motion Photo's)")
+            throw MatteboxError("the photo's XMP already has a Container directory of other items than a movie")
         }
+        let existing = packet.directory
+        let movies = existing.filter { $0["Semantic"] == motionPhotoSemantic }
+        var primary = existing.first { $0["Semantic"] == "Primary" } ?? [:]
+        (primary["Semantic"], primary["Mime"]) = ("Primary", "image/jpeg")
         var packet = packet
         packet.removeDirectory()
         packet.set(.hdrGainMap("Version"), to: "1.0")
-        packet.setDirectory(
-            [["Semantic": "Primary", "Mime": "image/jpeg"], ["Semantic": "GainMap", "Mime": "image/jpeg", "Length": String(gainMapLength)]],
-            order: ["Semantic", "Mime", "Length"])
+        let gainMap = ["Semantic": "GainMap", "Mime": "image/jpeg", "Length": String(gainMapLength)]
+        packet.setDirectory([primary, gainMap] + movies, order: movies.isEmpty ? ["Semantic", "Mime", "Length"] : motionPhotoOrder)
         return packet
     }
 
-    /// `xmp` no longer claiming an Ultra HDR gain map (`hdrgm:Version` and a directory of a primary
-    /// and a gain map), for a file that does not carry one after its primary; unchanged when it
-    /// claims none or cannot be read.
+    /// `xmp` no longer claiming an Ultra HDR gain map (`hdrgm:Version` and its directory item; the
+    /// directory itself when only the primary is left), for a file that does not carry one after its
+    /// primary; unchanged when it claims none or cannot be read. A Motion Photo's movie item stays.
     package static func withoutDescription(_ xmp: Data) -> Data {
         guard var packet = try? XMPPacket(xmp), packet.value(.hdrGainMap("Version")) != nil else { return xmp }
         packet.remove(.hdrGainMap("Version"))
-        if !packet.directory.isEmpty, canDescribe(packet) { packet.removeDirectory() }
+        let items = packet.directory
+        if !items.isEmpty, canDescribe(packet) {
+            packet.removeDirectory()
+            let kept = items.filter { $0["Semantic"] != "GainMap" }
+            if kept.contains(where: { $0["Semantic"] == motionPhotoSemantic }) { packet.setDirectory(kept, order: motionPhotoOrder) }
+        }
         return packet.data
     }
 
-    /// Whether `packet` can say it has a gain map: no Container directory, or one of a primary and a gain map.
+    /// Whether `packet` can say it has a gain map: no Container directory, or one of a primary, a
+    /// gain map and a Motion Photo's movie.
     package static func canDescribe(_ packet: XMPPacket) -> Bool {
-        packet.directory.allSatisfy { ["Primary", "GainMap"].contains($0["Semantic"] ?? "") }
+        packet.directory.allSatisfy { ["Primary", "GainMap", motionPhotoSemantic].contains($0["Semantic"] ?? "") }
     }
+
+    private static let motionPhotoSemantic = "MotionPhoto"
+    /// The item properties in the order Motion Photo writers (and `MotionPhotoXMP`) give them.
+    private static let motionPhotoOrder = ["Mime", "Semantic", "Length", "Padding"]
 
     /// A number as XMP writers print it: up to six decimals, no trailing zeros.
     private static func text(_ value: Double) -> String {

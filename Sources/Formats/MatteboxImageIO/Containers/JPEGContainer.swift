@@ -30,13 +30,15 @@ struct JPEGContainer: VipsDecodable {
         var photo = try VipsReading.photo(try VipsReading.decode(jpeg.bytes, named: url), from: url, displayName: displayName, unkeptNote: false)
         photo.metadata.codedOrigins[.primary] = CodedOrigin(
             file: jpeg, item: 0, decoded: photo.primary, iccProfile: photo.metadata.iccProfile)
-        photo.metadata.motionPhotoMovie = MotionPhotoTrailer.range(in: jpeg.bytes, xmp: photo.metadata.xmp).map { Data(jpeg.bytes[$0]) }
+        let movieRange = MotionPhotoTrailer.range(in: jpeg.bytes, xmp: photo.metadata.xmp)
+        photo.metadata.motionPhotoMovie = movieRange.map { Data(jpeg.bytes[$0]) }
         if photo.metadata.motionPhotoMovie == nil, let xmp = photo.metadata.xmp, MotionPhotoXMP.claimsAMovie(xmp) {
             photo.metadata.notes[MotionPhotoXMP.unreadableMovieNote] =
                 "the Motion Photo's movie could not be read (the XMP's movie length does not fit the file): the still is kept, the movie left out"
         }
-        // A phone's depth and mattes stored in the JPEG (MPF, Lens Blur, Dynamic Depth).
-        PhoneDepth.read(jpeg: jpeg.bytes, xmp: photo.metadata.xmp, into: &photo)
+        // A phone's depth and mattes stored in the JPEG (MPF, Lens Blur, Dynamic Depth), which end
+        // where a Motion Photo's movie begins (Dynamic Depth's items are found from there back).
+        PhoneDepth.read(jpeg: movieRange.map { Array(jpeg.bytes[..<$0.lowerBound]) } ?? jpeg.bytes, xmp: photo.metadata.xmp, into: &photo)
         return photo
     }
 
@@ -146,7 +148,10 @@ struct JPEGContainer: VipsDecodable {
         }
         notes["dynamicDepth"] = "written as Dynamic Depth 1.0: the \(depthRole == .depth ? "depth" : "disparity") as its depth map"
             + (mattes.isEmpty ? "" : ", \(mattes.map(\.0.rawValue).joined(separator: ", ")) as further items")
-        return try DynamicDepth.write(primary: primary, xmp: photo.metadata.xmp, disparity: disparity, representation: representation, mattes: mattes)
+        let written = try DynamicDepth.write(
+            primary: primary, xmp: photo.metadata.xmp, disparity: disparity, representation: representation, mattes: mattes)
+        // A Motion Photo's movie comes last, after the items: readers find it from the file's end.
+        return MotionPhotoTrailer.appending(photo.metadata.motionPhotoMovie, to: written, xmp: photo.metadata.xmp, notes: &notes)
     }
 
     /// True when the input's own images after its primary (MPF's, an Ultra HDR gain map) include

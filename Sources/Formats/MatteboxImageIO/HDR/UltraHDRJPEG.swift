@@ -28,7 +28,7 @@ package enum UltraHDRJPEG {
             return .cannot("its headroom is not known or is 0 (the photo has no Apple maker note stating one)")
         }
         if let xmp = photo.metadata.xmp, let packet = try? XMPPacket(xmp), !UltraHDRXMP.canDescribe(packet) {
-            return .cannot("the photo's XMP already has a Container directory (a Motion Photo's), which the gain map cannot join")
+            return .cannot("the photo's XMP already has a Container directory of other items than a Motion Photo's movie, which the gain map cannot join")
         }
         return .write(map: map, headroomStops: stops)
     }
