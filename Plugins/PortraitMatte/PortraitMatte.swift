@@ -25,6 +25,10 @@ final class PortraitMatte: PhotoProcessor {
                 description: "when no face is found: no matte (none, as on iOS); the photo's salient object (an object, a pet) "
                     + "by U²-Net-p (`mattebox models install u2netp`) as the subject, taken only when it stands out and, with "
                     + "depth, lies nearer than the rest (salient; an error when not installed); or that when installed (auto: render uses it)"),
+            Parameter(
+                "skip-phone-focus", .bool(default: false),
+                description: "make no matte for a photo with depth whose phone chose its focus (Lens Blur's GFocus): a portrait effect "
+                    + "that follows the phone renders it from the depth alone, as the phone did (render sets it when it blurs at the phone's focus)"),
         ]
             + SegmentationModel.parameters(
                 crop: 0, classes: "person=1",
@@ -39,6 +43,7 @@ final class PortraitMatte: PhotoProcessor {
     /// U²-Net-p, for a photo with no face (nil: not asked for, or `auto` and not installed).
     private let salient: SegmentationModel?
     private let withoutFace: String
+    private let skipPhoneFocus: Bool
 
     init(parameters: PluginParameters) throws {
         settings = try VisionParameters(parameters)
@@ -46,6 +51,7 @@ final class PortraitMatte: PhotoProcessor {
         withDepth = try parameters.string("with-depth")
         model = try SegmentationModel(parameters, names: ["person"], automatic: .modnet)
         withoutFace = try parameters.string("without-face")
+        skipPhoneFocus = try parameters.bool("skip-phone-focus")
         salient = withoutFace == "none" ? nil : try SegmentationModel(installed: .u2netp, names: ["subject"])
         if withoutFace == "salient", salient == nil {
             throw PluginError(
@@ -55,6 +61,14 @@ final class PortraitMatte: PhotoProcessor {
 
     func process(_ photo: PluginPhoto) throws {
         if !replace, photo.image(MBX_ROLE_PORTRAIT_MATTE) != nil { return }
+        if skipPhoneFocus, photo.image(MBX_ROLE_DISPARITY) != nil || photo.image(MBX_ROLE_DEPTH) != nil,
+            photo.string("shared." + PhoneFocus.sharedName).flatMap(PhoneFocus.init(encoded:)) != nil
+        {
+            try photo.setString(
+                MBX_META_NOTE_PORTRAIT_MATTE,
+                "no portrait matte made: the phone chose this photo's focus (Lens Blur's GFocus), which a render follows from the depth alone")
+            return
+        }
         if photo.image(MBX_ROLE_DISPARITY) != nil || photo.image(MBX_ROLE_DEPTH) != nil, withDepth == "never" || (withDepth == "model-only" && model == nil) {
             try photo.setString(
                 MBX_META_NOTE_PORTRAIT_MATTE,

@@ -102,6 +102,9 @@ struct PhoneDepthCommandTests {
         let run = mattebox(["render"] + lensBlur.map(\.path) + ["-o", out.path])
         #expect(run.status == 0, "\(run.output)\(run.errors)")
         #expect(run.output.contains("the phone's own focus and strength (Lens Blur's GFocus)"), "\(run.output)")
+        // The render follows the phone from the depth alone: no matte is made for it (no network run in vain).
+        #expect(run.output.components(separatedBy: "no portrait matte made: the phone chose this photo's focus").count - 1 == lensBlur.count,
+                "\(run.output)")
         for photo in lensBlur {
             let stem = photo.deletingPathExtension().lastPathComponent
             let measured = TestEnvironment.run([

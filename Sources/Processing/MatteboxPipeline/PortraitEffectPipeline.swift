@@ -55,7 +55,14 @@ package enum PortraitEffectPipeline {
         _ settings: Settings, matte: Matte, path: String, origin: (String) -> String? = { _ in nil }
     ) -> PipelineSource {
         var lines = ["stages:"]
-        if matte == .auto { lines += ["  - plugin: \(mattePluginID)", "    params: { with-depth: model-only, without-face: auto }"] }
+        if matte == .auto {
+            // A blur at the phone's own focus is rendered from the depth alone: no matte is made for it.
+            let followsPhone = [nil, "auto"].contains(settings.values["focus"]) && [nil, "blur"].contains(settings.values["background"])
+            lines += [
+                "  - plugin: \(mattePluginID)",
+                "    params: { with-depth: model-only, without-face: auto\(followsPhone ? ", skip-phone-focus: true" : "") }",
+            ]
+        }
         lines += ["  - plugin: \(pluginID)"]
         let applied = settings.values.sorted { $0.key < $1.key }.map {
             ParameterSetting(stage: pluginID, key: $0.key, value: $0.value, origin: origin($0.key))
