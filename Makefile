@@ -12,7 +12,7 @@ DEBIAN_PACKAGES = pkg-config libv4l-dev libvips-dev libvips-tools libheif-dev li
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg \
 	slurmctld slurmd slurm-client munge
 
-.PHONY: all release man deps build models test plugin-docs test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-mattes bench-quality install uninstall samples clean
+.PHONY: all release man deps build models test plugin-docs test-browser test-cluster fuzz fuzz-ci check-layers check-plugins demo bench bench-mattes bench-quality same-outputs install uninstall samples clean
 OPENCV_SAMPLES = /usr/share/doc/opencv-doc/examples/data
 EVAL_DIR ?= ../shared/eval
 # iPhone photos holding Apple's own mattes, for bench-quality's comparison with them
@@ -162,6 +162,16 @@ bench: deps
 	Samples/bench/portrait-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/portrait bench-portrait.md
 	Samples/bench/responsive-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/responsive bench-responsive.md
 	Samples/bench/mattes-bench.sh $$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/mattes bench-mattes.md
+
+## same-outputs: whether this checkout writes the same bytes as BASELINE=REV (default HEAD, i.e. the
+## last commit against uncommitted changes) on the bundled and shared samples: the check a change
+## meant to move no pixel passes (Samples/bench/same-outputs.sh; e.g. make same-outputs BASELINE=main~3)
+same-outputs: deps
+	$(SWIFT) build -c release
+	rm -rf bench-out/baseline && git worktree add --force --detach bench-out/baseline "$(or $(BASELINE),HEAD)"
+	cd bench-out/baseline && $(SWIFT) build -c release
+	Samples/bench/same-outputs.sh $(CURDIR)/bench-out/baseline/.build/release/mattebox \
+		$$($(SWIFT) build -c release --show-bin-path)/mattebox bench-out/same-outputs
 
 ## bench-mattes: the mattes bench alone (bench-mattes.md); BASELINE=REV builds that git revision in
 ## bench-out/baseline and runs every row with both builds, side by side, taking turns, the median of

@@ -84,16 +84,29 @@ struct UltraHDRXMPTests {
         #expect(message(#"hdrgm:GainMapMax="2" hdrgm:HDRCapacityMax="2" hdrgm:Gamma="0""#).contains("gamma 0"))
     }
 
-    /// The primary's packet lists itself and the gain map; a Motion Photo's directory is not overwritten.
+    /// The primary's packet lists itself and the gain map; a Motion Photo's movie stays in the
+    /// directory, last (readers find it from the file's end); any other item cannot be joined.
     @Test func thePrimaryListsTheGainMap() throws {
         let described = try UltraHDRXMP.describingPrimary(XMPPacket(toolkit: "test"), gainMapLength: 1234)
         #expect(described.value(.hdrGainMap("Version")) == "1.0")
         #expect(described.directory.map { $0["Semantic"] } == ["Primary", "GainMap"] && described.directory[1]["Length"] == "1234")
-        var motion = XMPPacket(toolkit: "test")
-        motion.setDirectory([["Semantic": "Primary"], ["Semantic": "MotionPhoto", "Length": "9"]], order: ["Semantic", "Length"])
-        #expect(throws: (any Error).self) { try UltraHDRXMP.describingPrimary(motion, gainMapLength: 1) }
         let stripped = try XMPPacket(UltraHDRXMP.withoutDescription(described.data))
         #expect(stripped.value(.hdrGainMap("Version")) == nil && stripped.directory.isEmpty)
+
+        var motion = XMPPacket(toolkit: "test")
+        motion.setDirectory(
+            [["Semantic": "Primary", "Mime": "image/jpeg", "Padding": "0"], ["Semantic": "MotionPhoto", "Mime": "video/mp4", "Length": "9"]],
+            order: ["Semantic", "Mime", "Length", "Padding"])
+        let both = try UltraHDRXMP.describingPrimary(motion, gainMapLength: 55)
+        #expect(both.directory.map { $0["Semantic"] } == ["Primary", "GainMap", "MotionPhoto"])
+        #expect(both.directory[0]["Padding"] == "0" && both.directory[1]["Length"] == "55" && both.directory[2]["Length"] == "9")
+        let movieOnly = try XMPPacket(UltraHDRXMP.withoutDescription(both.data))
+        #expect(movieOnly.value(.hdrGainMap("Version")) == nil)
+        #expect(movieOnly.directory.map { $0["Semantic"] } == ["Primary", "MotionPhoto"] && movieOnly.directory[1]["Length"] == "9")
+
+        var depth = XMPPacket(toolkit: "test")
+        depth.setDirectory([["Semantic": "Primary"], ["Semantic": "Depth", "Length": "9"]], order: ["Semantic", "Length"])
+        #expect(throws: (any Error).self) { try UltraHDRXMP.describingPrimary(depth, gainMapLength: 1) }
     }
 
     /// MPF's index as written is read back by the reader: the primary and the gain map after it.
