@@ -121,5 +121,9 @@ struct PhoneDepthCommandTests {
         // An aperture given is the strength asked for.
         let wide = mattebox(["render", lensBlur[0].path, "-o", folder.appendingPathComponent("f16").path, "--aperture", "16"])
         #expect(wide.output.contains("f/16.0") && !wide.output.contains("own focus and strength"), "\(wide.output)")
+        // A focus of the user's own, even through --set, is not the phone's: the matte is made as usual.
+        let refocused = mattebox(["render", lensBlur[0].path, "-o", folder.appendingPathComponent("set-focus").path,
+                                  "--set", "portrait-effect.focus=0.5,0.5"])
+        #expect(refocused.status == 0 && !refocused.output.contains("the phone chose this photo's focus"), "\(refocused.output)")
     }
 }

@@ -51,13 +51,16 @@ package enum PortraitEffectPipeline {
     package enum Matte: Sendable { case none, auto }
 
     /// `origin`: how messages name where a value was set ("--aperture" for `key` aperture).
+    /// `alsoSet`: the run's own settings (`--set`), applied after these; the effect's decide with them.
     package static func source(
-        _ settings: Settings, matte: Matte, path: String, origin: (String) -> String? = { _ in nil }
+        _ settings: Settings, matte: Matte, path: String, alsoSet: [ParameterSetting] = [], origin: (String) -> String? = { _ in nil }
     ) -> PipelineSource {
         var lines = ["stages:"]
         if matte == .auto {
             // A blur at the phone's own focus is rendered from the depth alone: no matte is made for it.
-            let followsPhone = [nil, "auto"].contains(settings.values["focus"]) && [nil, "blur"].contains(settings.values["background"])
+            var effective = settings.values
+            for setting in alsoSet where setting.matches(pluginID) { effective[setting.key] = setting.value }
+            let followsPhone = [nil, "auto"].contains(effective["focus"]) && [nil, "blur"].contains(effective["background"])
             lines += [
                 "  - plugin: \(mattePluginID)",
                 "    params: { with-depth: model-only, without-face: auto\(followsPhone ? ", skip-phone-focus: true" : "") }",

@@ -124,7 +124,9 @@ struct RenderCommand: ParsableCommand {
 
     /// The pipeline the options describe: a portrait matte when the photo has none, then the effect.
     var pipelineSource: PipelineSource {
-        PortraitEffectPipeline.source(settings, matte: matte == .auto ? .auto : .none, path: "render") { "--\($0)" }
+        // A malformed --set is refused by validate(); here it only informs the matte stage.
+        let alsoSet = (try? outputs.settings.map(ParameterSetting.init(parsing:))) ?? []
+        return PortraitEffectPipeline.source(settings, matte: matte == .auto ? .auto : .none, path: "render", alsoSet: alsoSet) { "--\($0)" }
     }
 
     /// The batch the options describe; `process` runs the same path.
