@@ -13,8 +13,9 @@ final class PortraitEffect: PhotoProcessor {
     static let alphaRole = "org.mpeg.alpha"
     /// Lens Blur's GImage: the photo before the phone's own blur.
     static let unblurredRole = "com.google.gimage"
-    /// An iPhone's HDR gain map: rendered like the primary, so an HDR screen shows the same blur.
-    static let gainMapRole = "com.apple.hdrgainmap"
+    /// The HDR gain maps (an iPhone's, or one kept in ISO 21496-1's form): rendered like the
+    /// primary, so an HDR screen shows the same blur.
+    static let gainMapRoles = StandardRoles.gainMaps
     /// What describes the photo as it was shot, and not the rendered pixels.
     static let sceneRoles = StandardRoles.depth + StandardRoles.mattes + [unblurredRole]
 
@@ -115,22 +116,38 @@ final class PortraitEffect: PhotoProcessor {
     /// The HDR gain map rendered as the primary was (the same focus, depth and blur, at the map's own
     /// size, without highlight bloom: its values are gains, not light), so an HDR screen does not bring
     /// the background's detail back sharp; left out for a new background or a cut-out, whose light it
-    /// does not describe. What happened, for the note (nil without a gain map).
+    /// does not describe. A map per colour channel is rendered in colour. What happened, for the note
+    /// (nil without a gain map).
     private func renderGainMap(
         of photo: PluginPhoto, primary: PluginImage, options: mbx_cv_portrait_effect_options,
         focusedAt primaryResult: mbx_cv_portrait_effect_result, matte: inout mbx_cv_image?, depth: inout mbx_cv_image?
     ) throws -> String? {
-        guard let gain = photo.image(Self.gainMapRole) else { return nil }
-        guard case .blur = background, gain.channels == 1, gain.format == mbx_sample_format(MBX_SAMPLE_U8) else {
-            try photo.removeImage(Self.gainMapRole)
-            return "the HDR gain map left out: it describes the photo's own light, not \(backgroundName)"
+        var notes: [String] = []
+        for role in Self.gainMapRoles {
+            guard let gain = photo.image(role) else { continue }
+            guard case .blur = background, gain.channels == 1 || gain.channels == 3, gain.format == mbx_sample_format(MBX_SAMPLE_U8) else {
+                try photo.removeImage(role)
+                notes.append("the HDR gain map left out: it describes the photo's own light, not \(backgroundName)")
+                continue
+            }
+            try render(gain, role: role, of: photo, options: options, focusedAt: primaryResult, matte: &matte, depth: &depth)
+            notes.append("the HDR gain map rendered alike (\(gain.width)x\(gain.height)\(gain.channels == 3 ? ", one per colour channel" : ""))")
         }
-        let (width, height) = (gain.width, gain.height)
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
+    /// One gain map (8-bit, grey or colour) rendered in place of the old at the primary's focal plane.
+    private func render(
+        _ gain: PluginImage, role: String, of photo: PluginPhoto, options: mbx_cv_portrait_effect_options,
+        focusedAt primaryResult: mbx_cv_portrait_effect_result, matte: inout mbx_cv_image?, depth: inout mbx_cv_image?
+    ) throws {
+        let (width, height, channels) = (gain.width, gain.height, gain.channels)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
-            for (x, value) in gain.row(y, as: UInt8.self).prefix(width).enumerated() {
+            let row = gain.row(y, as: UInt8.self)
+            for x in 0..<width {
                 let at = (y * width + x) * 3
-                (pixels[at], pixels[at + 1], pixels[at + 2]) = (value, value, value)
+                for c in 0..<3 { pixels[at + c] = row[x * channels + (channels == 3 ? c : 0)] }
             }
         }
         // The primary's focal plane and sharp band, not one chosen again from the gain map's own detail.
@@ -155,12 +172,13 @@ final class PortraitEffect: PhotoProcessor {
             }
         }
         guard status == 0 else { throw PluginError("portrait effect on the HDR gain map: \(error.text)") }
-        let rendered = try photo.createImage(Self.gainMapRole, width: width, height: height, channels: 1, format: gain.format)
+        let rendered = try photo.createImage(role, width: width, height: height, channels: channels, format: gain.format)
         for y in 0..<height {
             let row = rendered.row(y, as: UInt8.self)
-            for x in 0..<width { row[x] = pixels[(y * width + x) * 3] }
+            for x in 0..<width {
+                for c in 0..<channels { row[x * channels + c] = pixels[(y * width + x) * 3 + c] }
+            }
         }
-        return "the HDR gain map rendered alike (\(width)x\(height))"
     }
 
     /// How much of the widest aperture's blur an f-number gives: 1 at the widest, 0 at the smallest,

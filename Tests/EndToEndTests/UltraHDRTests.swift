@@ -142,6 +142,22 @@ struct UltraHDRTests {
         #expect(before.hasSamePixels(as: after), "the primary was encoded again")
     }
 
+    /// An Ultra HDR JPEG states its headroom only in its gain map's metadata (no Apple maker note,
+    /// as Android's): a render blurs the map, and the JPEG it writes is still Ultra HDR with that
+    /// headroom (the render once lost it with the map's old image, and the gain map with it).
+    @Test func aRenderOfAnUltraHDRJPEGWithoutAMakerNoteStaysHDR() throws {
+        let input = TestEnvironment.shared!.appendingPathComponent("heic-samples/\(Self.sample)").path
+        let (jpeg, _) = try process(input, ["--format", "jpeg"], into: "android-like")
+        let strip = TestEnvironment.run(["exiftool", "-q", "-overwrite_original", "-MakerNotes:all=", jpeg], timeout: 60)
+        #expect(strip.status == 0, "\(strip.errors)")
+        let out = folder.appendingPathComponent("android-render").path
+        let run = TestEnvironment.run([TestEnvironment.mattebox, "render", jpeg, "-o", out, "--aperture", "2.8", "--format", "jpeg"], timeout: 600)
+        #expect(run.status == 0 && run.output.contains("written as Ultra HDR") && run.output.contains("(1.80 stops)"), "\(run.output)\(run.errors)")
+        let rendered = try ImageDecoder.decodePhoto(at: URL(fileURLWithPath: out).appendingPathComponent((jpeg as NSString).lastPathComponent))
+        #expect(rendered.metadata.exif?.appleHDRHeadroom == nil, "the maker note was not stripped")
+        #expect(rendered.gainMapHeadroomStops.map { abs($0 - 1.8) < 0.01 } == true, "\(String(describing: rendered.gainMapHeadroomStops))")
+    }
+
     /// The app's viewer shows an HDR photo as Ultra HDR (Chrome shows it as HDR on an HDR screen):
     /// its picture carries the gain map, turned and scaled with it, and the headroom.
     @Test func theAppsViewerPictureIsUltraHDR() throws {

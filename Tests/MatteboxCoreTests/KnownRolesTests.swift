@@ -25,7 +25,7 @@ struct KnownRolesTests {
         #expect(ImageRole.semanticMattes == [.hairMatte, .skinMatte, .teethMatte, .glassesMatte, .skyMatte])
         #expect(ImageRole.mattes == [.portraitMatte] + ImageRole.semanticMattes)
         #expect(ImageRole.depthRoles == [.depth, .disparity])
-        #expect(ImageRole.hdrGainMaps == ["com.apple.hdrgainmap", "com.samsung.hdrgainmap"])
+        #expect(ImageRole.hdrGainMaps == ["com.apple.hdrgainmap", "org.iso.gainmap", "com.samsung.hdrgainmap"])
         #expect(ImageRole.mattesByShortName.map(\.name) == ["portrait", "hair", "skin", "teeth", "glasses", "sky"])
         // Every HEIF type is one role's, and every matte has an Apple type to be written under.
         let types = ImageRole.known.flatMap(\.heifTypes)

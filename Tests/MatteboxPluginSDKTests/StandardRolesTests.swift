@@ -8,5 +8,7 @@ struct StandardRolesTests {
     @Test func thePluginsListsAreTheRoleTables() {
         #expect(StandardRoles.depth == ImageRole.depthRoles.map(\.rawValue))
         #expect(StandardRoles.mattes == ImageRole.mattes.map(\.rawValue))
+        #expect(StandardRoles.gainMaps == [ImageRole.appleHDRGainMap, .isoGainMap].map(\.rawValue))
+        #expect(Set(StandardRoles.gainMaps.map(ImageRole.init(rawValue:))).isSubset(of: ImageRole.hdrGainMaps))
     }
 }

@@ -243,9 +243,8 @@ package final class PhotoLibrary: Sendable {
         let width = max(1, Int((Double(upright.width) * scale).rounded())), height = max(1, Int((Double(upright.height) * scale).rounded()))
         var preview = Photo(primary: picture)
         preview.setAuxiliary(try ImageGeometry.resized(upright, width: width, height: height), for: role)
-        var info = AuxiliaryImageInfo(source: "the library photo's gain map")
-        info.headroomStops = stops
-        preview.metadata.auxiliaryInfo[role] = info
+        preview.metadata.auxiliaryInfo[role] = AuxiliaryImageInfo(source: "the library photo's gain map")
+        preview.metadata.gainMap = GainMapMeaning(headroomStops: stops)
         return try ImageEncoder.encode(preview, as: .jpeg, quality: 88)
     }
 

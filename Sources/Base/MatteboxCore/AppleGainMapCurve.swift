@@ -27,7 +27,7 @@ extension Photo {
     /// without a stated headroom, or with one too small to brighten anything (under 0.01 stops).
     package var gainMapHeadroomStops: Double? {
         guard auxiliary[.appleHDRGainMap] != nil,
-            let stops = metadata.auxiliaryInfo[.appleHDRGainMap]?.headroomStops ?? metadata.exif?.appleHDRHeadroom?.stops, stops >= 0.01
+            let stops = metadata.gainMap.headroomStops ?? metadata.exif?.appleHDRHeadroom?.stops, stops >= 0.01
         else { return nil }
         return stops
     }

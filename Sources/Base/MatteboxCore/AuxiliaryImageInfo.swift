@@ -94,9 +94,6 @@ package struct AuxiliaryImageInfo: Sendable, Equatable {
     /// For an image read from a JPEG's own depth data (MPF, GDepth, Dynamic Depth): its
     /// pixels as read, so a JPEG writer knows whether the file's own bytes still hold it.
     package var fingerprint: PixelFingerprint?
-    /// For an HDR gain map read from a form that states its own headroom (Ultra HDR): how many
-    /// stops above SDR white its full rendition reaches. iPhones state it in their maker note.
-    package var headroomStops: Double?
 
     package init(typeURN: String? = nil, xmp: Data? = nil, depth: DepthRepresentation? = nil, source: String? = nil) {
         self.typeURN = typeURN

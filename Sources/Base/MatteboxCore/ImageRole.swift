@@ -24,8 +24,11 @@ package struct ImageRole: RawRepresentable, Hashable, Comparable, Sendable, Coda
     /// Transparency, kept apart from the colour as HEIF keeps it (an auxiliary
     /// image with the MPEG alpha type); PNG and WebP alpha is read into it.
     package static let alpha: ImageRole = "org.mpeg.alpha"
-    /// An iPhone's HDR gain map (the form every gain map is kept in, whatever file it came from).
+    /// An iPhone's HDR gain map (the form a gain map is kept in, whatever file it came from, when it can say it).
     package static let appleHDRGainMap: ImageRole = "com.apple.hdrgainmap"
+    /// A gain map Apple's form cannot say (one map per colour channel, or one that also darkens),
+    /// kept in ISO 21496-1's form: 1 or 3 channels, its metadata in `PhotoMetadata.gainMap`.
+    package static let isoGainMap: ImageRole = "org.iso.gainmap"
     // What each role is, and the lists of them, are in the one table of `KnownRoles.swift`.
 
     /// Well-known names, or reverse-DNS vendor names ("com.example.normals").

@@ -46,6 +46,7 @@ extension ImageRole {
         KnownRole(.skyMatte, .semanticMatte, ["urn:com:apple:photo:2020:aux:semanticskymatte"], "sky"),
         KnownRole(.thumbnail, .picture),
         KnownRole(.appleHDRGainMap, .hdrGainMap, ["urn:com:apple:photo:2020:aux:hdrgainmap"]),
+        KnownRole(.isoGainMap, .hdrGainMap),
         KnownRole("com.samsung.hdrgainmap", .hdrGainMap, ["urn:com:samsung:photo:2024:aux:hdrgainmap"]),
         KnownRole("com.apple.linearthumbnail", .other, ["tag:apple.com,2023:photo:aux:linearthumbnail"]),
         KnownRole("com.apple.styledeltamap", .other, ["tag:apple.com,2023:photo:aux:styledeltamap"]),

@@ -18,6 +18,8 @@ package struct PhotoMetadata: Sendable {
     /// The coded form each image was decoded from, by role (`primary` too),
     /// for writers that pass unchanged images through.
     package var codedOrigins: [ImageRole: CodedOrigin] = [:]
+    /// What the HDR gain map's values mean (its stated headroom, or ISO 21496-1 metadata).
+    package var gainMap = GainMapMeaning()
     /// The container the photo was read from ("jpeg", "png", "heic", ...), as
     /// plugins read `input.format`; nil for a capture.
     package var inputFormat: String?

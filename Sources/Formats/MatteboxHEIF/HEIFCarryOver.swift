@@ -122,6 +122,7 @@ enum HEIFCarryOver {
         let primary = source.primaryID
         var images: Set<UInt32> = [primary]
         for type in ["thmb", "auxl"] { images.formUnion(source.items(referencing: primary, by: type)) }
+        if let (_, gainMap) = HEIFReader.isoGainMapItem(in: source) { images.insert(gainMap) }
         return images
     }
 

@@ -106,6 +106,7 @@ package enum HEIFReader {
             photo.metadata.auxiliaryInfo[role] = AuxiliaryImageInfo(
                 typeURN: urn, xmp: try xmp(describing: id, in: container), depth: depth)
         }
+        readISOGainMap(in: container, file: file, primaryTransforms: primaryTransforms, into: &photo, damaged: &damaged)
         // A stereo pair (iPhone spatial photos): the right view, for depth from stereo.
         if let right = HEIFCarryOver.stereoPartner(of: container), photo.auxiliary[stereoRightRole] == nil {
             do {
@@ -142,6 +143,42 @@ package enum HEIFReader {
             photo.metadata.notes[damagedNote] = "could not be decoded, so left out: " + damaged.joined(separator: "; ")
         }
         return photo
+    }
+
+    /// A gain map only an ISO 21496-1 tone map refers to (libavif's, Adobe's, one Mattebox kept in
+    /// that form): the `tmap` item over the primary and an image that is not one of its auxiliary
+    /// images (iOS 18's tone map is over Apple's gain map, read as such), read under
+    /// `ImageRole.isoGainMap` with the tone map's metadata.
+    static func readISOGainMap(
+        in container: HEIFFile, file: EncodedFile, primaryTransforms: [HEIFProperty], into photo: inout Photo, damaged: inout [String]
+    ) {
+        guard photo.auxiliary[.isoGainMap] == nil, let (toneMap, item) = isoGainMapItem(in: container) else { return }
+        do {
+            let payload = try container.data(of: toneMap)
+            // Read to check it (a tone map Mattebox cannot read is named, not kept), kept as the file has it.
+            _ = try GainMapMetadata(bytes: payload, leadingVersion: true)
+            var image = try Libheif.decode(item, in: container)
+            let transforms = transformProperties(of: item, in: container)
+            if transforms.map(\.box) != primaryTransforms.map(\.box) {
+                image = try StoredFrame.align(image, from: HEIFOrientation.orientation(of: transforms), to: photo.metadata.orientation)
+            } else {
+                photo.metadata.codedOrigins[.isoGainMap] = CodedOrigin(file: file, item: item, decoded: image)
+            }
+            photo.auxiliary[.isoGainMap] = image
+            photo.metadata.auxiliaryInfo[.isoGainMap] = AuxiliaryImageInfo(source: "ISO 21496-1 gain map (item \(item), tone map item \(toneMap))")
+            photo.metadata.gainMap.iso21496 = Array(payload.dropFirst())
+        } catch {
+            damaged.append("the ISO 21496-1 gain map (item \(item), tone map item \(toneMap)): \(error)")
+        }
+    }
+
+    /// The tone map over the primary and a gain map that is not one of its auxiliary images, and that gain map.
+    static func isoGainMapItem(in container: HEIFFile) -> (toneMap: UInt32, item: UInt32)? {
+        guard let toneMap = container.items.values.filter({ $0.type == "tmap" }).map(\.id).min(),
+            case let inputs = container.targets(of: toneMap, by: "dimg"), inputs.count == 2, inputs[0] == container.primaryID,
+            !container.items(referencing: container.primaryID, by: "auxl").contains(inputs[1])
+        else { return nil }
+        return (toneMap, inputs[1])
     }
 
     static func readBytes(_ url: URL) throws -> [UInt8] {

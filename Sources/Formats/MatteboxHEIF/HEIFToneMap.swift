@@ -5,7 +5,7 @@ import MatteboxMetadata
 
 /// An ISO 21496-1 tone map (`tmap` derived image item) made for a gain map Mattebox encoded:
 /// over the primary and Apple's gain map item, with metadata that says what Apple's samples
-/// mean (`isoDescription`), in an `altr` group with the primary and the
+/// mean (`isoDescription`), or over a map kept in ISO 21496-1's own form with its own metadata, in an `altr` group with the primary and the
 /// `tmap` brand, as iOS 18 writes one. Why it exists: AVIF readers (Chrome, libavif) find a gain
 /// map only through a tone map, and Apple's own form says its headroom only in a maker note.
 enum HEIFToneMap {
@@ -13,10 +13,9 @@ enum HEIFToneMap {
 
     /// Adds the `tmap` item (at the primary's stored `size`, turned as it is), its references and group.
     static func add(
-        over primary: UInt16, gainMap: UInt16, headroomStops: Double, size: (width: Int, height: Int), transforms: [[UInt8]],
+        over primary: UInt16, gainMap: UInt16, metadata: GainMapMetadata, size: (width: Int, height: Int), transforms: [[UInt8]],
         to builder: inout HEIFBuilder
     ) throws {
-        let metadata = isoDescription(headroomStops: headroomStops).metadata
         let item = try builder.addItem(type: "tmap", hidden: false, data: metadata.encoded(leadingVersion: true))
         let ispe = ByteWriter.fullBox("ispe") { $0.u32(UInt32(size.width)); $0.u32(UInt32(size.height)) }
         builder.associate(item, property: ispe, essential: false)

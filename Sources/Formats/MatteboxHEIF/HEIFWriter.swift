@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxISOBMFF
+import MatteboxMetadata
 import MatteboxRuntime
 
 /// How a photo is written as HEIF.
@@ -201,8 +202,15 @@ package enum HEIFWriter {
         {
             // A gain map encoded here (AVIF, one from an Ultra HDR JPEG) gets the ISO 21496-1 tone map
             // AVIF readers look for, as iOS 18 writes one beside Apple's.
-            try HEIFToneMap.add(over: primary, gainMap: gainMap, headroomStops: stops, size: frame.storedSize(of: photo.primary),
-                            transforms: frame.transforms, to: &builder)
+            try HEIFToneMap.add(over: primary, gainMap: gainMap, metadata: HEIFToneMap.isoDescription(headroomStops: stops).metadata,
+                                size: frame.storedSize(of: photo.primary), transforms: frame.transforms, to: &builder)
+        } else if !builder.compatibleBrands.contains("tmap"), let gainMap = encoded[.isoGainMap],
+            let bytes = photo.metadata.gainMap.iso21496
+        {
+            // A gain map kept in ISO 21496-1's form exists only through its tone map (the input's was
+            // carried above when nothing it is made from changed).
+            try HEIFToneMap.add(over: primary, gainMap: gainMap, metadata: try GainMapMetadata(bytes: bytes, leadingVersion: false),
+                                size: frame.storedSize(of: photo.primary), transforms: frame.transforms, to: &builder)
         }
         return try builder.serialize()
     }
@@ -318,6 +326,15 @@ package enum HEIFWriter {
         let partner = source.flatMap(HEIFCarryOver.stereoPartner)
         for role in photo.auxiliary.keys.sorted() where role != .thumbnail {
             let image = photo.auxiliary[role]!
+            if role == .isoGainMap {
+                do {
+                    encoded[role] = try addISOGainMap(image, of: photo, sources: &sources, frame: frame, settings: settings, codec: codec,
+                                                      copied: &copied, to: &builder)
+                } catch {
+                    notKept.append("the ISO 21496-1 gain map (\(image.width)x\(image.height)): \(error)")
+                }
+                continue
+            }
             if role == HEIFReader.stereoRightRole, let partner, let origin = photo.metadata.codedOrigins[role],
                 origin.item == partner, origin.isUnchanged(image)
             {
@@ -346,6 +363,26 @@ package enum HEIFWriter {
             }
         }
         return encoded
+    }
+
+    /// A gain map kept in ISO 21496-1's form: a hidden image item that only a tone map refers to
+    /// (no `auxl`: it is not an auxiliary image of the primary), copied as coded when unchanged,
+    /// else encoded as it is (grey, or colour for a map per channel). Its item.
+    private static func addISOGainMap(
+        _ image: PixelImage, of photo: Photo, sources: inout PassthroughSources, frame: Frame, settings: ItemCodecSettings,
+        codec: any ItemCodec, copied: inout [UInt32: UInt16], to builder: inout HEIFBuilder
+    ) throws -> UInt16 {
+        if let (container, item, geometry) = try sources.unchanged(.isoGainMap, image) {
+            let id = try copyImage(item, from: container, hidden: true, to: &builder, transforms: HEIFOrientation.transformBoxes(for: geometry.then(frame.shown)))
+            copied[item] = id
+            return id
+        }
+        var mapSettings = settings
+        mapSettings.thumbnailSize = 0
+        mapSettings.bitDepth = 8
+        let pixels = try frame.storing(image).converted(channels: image.channels >= 3 ? 3 : 1, eightBit: true)
+        let coded = try codec.encode(pixels, settings: mapSettings).image
+        return try addImage(coded, codec: codec, hidden: true, to: &builder, transforms: frame.transforms)
     }
 
     /// The input item `image` was decoded from when it still holds those pixels, turned (if at all) as the

@@ -13,4 +13,8 @@ public enum StandardRoles {
         MBX_ROLE_PORTRAIT_MATTE, MBX_ROLE_HAIR_MATTE, MBX_ROLE_SKIN_MATTE, MBX_ROLE_TEETH_MATTE, MBX_ROLE_GLASSES_MATTE,
         MBX_ROLE_SKY_MATTE,
     ]
+    /// The HDR gain maps whose values the host can say the meaning of: Apple's form and ISO
+    /// 21496-1's (a map per colour channel, or one that also darkens). A stage that changes the
+    /// primary's pixels changes these alike, or removes them.
+    public static let gainMaps = ["com.apple.hdrgainmap", "org.iso.gainmap"]
 }

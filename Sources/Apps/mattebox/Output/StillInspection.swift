@@ -50,6 +50,8 @@ struct StillInspection: Encodable {
         /// For an HDR gain map: the stops above SDR white its full rendition reaches, as its own
         /// form states it (Ultra HDR) or the iPhone's maker note does.
         var headroomStops: Double?
+        /// For a gain map kept in ISO 21496-1's form: what its metadata says it does.
+        var mapping: String?
     }
 
     init(_ photo: Photo, file: URL, bytes: Int, format: String, livePhoto: LivePhotoInspection?) {
@@ -73,7 +75,8 @@ struct StillInspection: Encodable {
             return Auxiliary(
                 role: role.rawValue, width: image.width, height: image.height, channels: image.channels, sampleFormat: image.format.description,
                 source: info?.source, depth: info?.depth, values: measured ? image.finiteRange().map { [$0.lowerBound, $0.upperBound] } : nil,
-                headroomStops: headroom)
+                headroomStops: headroom,
+                mapping: role == .isoGainMap ? (try? UltraHDRJPEG.isoMetadata(of: photo)).map(GainMapForms.summary) ?? "its ISO 21496-1 metadata cannot be read" : nil)
         }
         depthNote = photo.metadata.notes["phoneDepth"]
         phoneFocus = photo.metadata.shared[PhoneFocus.sharedName].flatMap(PhoneFocus.init(encoded:)).map {
@@ -101,6 +104,7 @@ struct StillInspection: Encodable {
                 if let values = aux.values {
                     lines.append(String(format: "    stored values %.6g to %.6g", values[0], values[1]))
                 }
+                if let mapping = aux.mapping { lines.append("    mapping: \(mapping)") }
                 if let stops = aux.headroomStops {
                     let stated = aux.source?.hasPrefix("Ultra HDR") == true ? "as the gain map's metadata states" : "from the Apple maker note"
                     lines.append(String(format: "    headroom: %.3gx SDR white (%.3g stops, ", pow(2, stops), stops) + stated + ")")

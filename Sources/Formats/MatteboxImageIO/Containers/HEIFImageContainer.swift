@@ -1,6 +1,7 @@
 import Foundation
 import MatteboxCore
 import MatteboxHEIF
+import MatteboxMetadata
 
 /// HEIF files, read and written by Mattebox's own HEIF code, auxiliary images
 /// included; libheif codes the images inside. One value per codec: HEIC
@@ -47,6 +48,10 @@ struct HEIFImageContainer: ImageContainer {
         var options = heif
         options.quality = quality
         options.codec = codec
+        // What an Ultra HDR input's XMP said of the JPEG's gain map item does not describe a HEIF file
+        // (its gain map is an image item here, stated by the tone map or Apple's type).
+        var photo = photo
+        photo.metadata.xmp = photo.metadata.xmp.map(UltraHDRXMP.withoutDescription)
         let (data, notKept) = try HEIFWriter.encodeReporting(photo, options: options)
         if !notKept.isEmpty { notes[HEIFWriter.notKeptNote] = "not kept: " + notKept.joined(separator: "; ") }
         // The `mpvd` box names itself (Samsung's readers need no XMP); a directory in the XMP was brought up to date.

@@ -83,7 +83,9 @@ extension ImageContainer {
             // Lens Blur's depth and GImage live in the extended XMP: read, they travel as images.
             let carried = holdsAuxiliaryImages && photo.metadata.auxiliaryInfo.values.contains { $0.source?.hasPrefix("Lens Blur") == true }
             // So does an Ultra HDR gain map, which MPF and ISO 21496-1's segment located and described.
-            let gainMapKept = holdsAuxiliaryImages && photo.metadata.auxiliaryInfo[UltraHDRJPEG.gainMapRole]?.source?.hasPrefix("Ultra HDR") == true
+            let gainMapKept = holdsAuxiliaryImages && [UltraHDRJPEG.gainMapRole, .isoGainMap].contains {
+                photo.metadata.auxiliaryInfo[$0]?.source?.hasPrefix("Ultra HDR") == true
+            }
             let named = kinds.compactMap { kind -> String? in
                 if carried && kind == "extended XMP" { return "extended XMP (its Lens Blur depth and GImage are kept as auxiliary images)" }
                 if gainMapKept && kind == "ISO 21496-1 gain map metadata" { return nil }
@@ -93,7 +95,7 @@ extension ImageContainer {
             notes["jpegSegments"] = "\(named.joined(separator: ", ")) of the JPEG not kept: \(displayName) output holds EXIF and XMP only"
         }
         if holdsAuxiliaryImages, photo.auxiliary[UltraHDRJPEG.gainMapRole] != nil, photo.metadata.exif?.appleHDRHeadroom == nil,
-            let stops = photo.metadata.auxiliaryInfo[UltraHDRJPEG.gainMapRole]?.headroomStops
+            let stops = photo.metadata.gainMap.headroomStops
         {
             notes["hdrGainMap"] = String(format: "the HDR gain map is kept in Apple's form, its headroom (%.2f stops) in an ISO 21496-1 tone map only: ", stops)
                 + "Apple's readers take it from an iPhone's maker note, which this photo has none of (JPEG keeps it as Ultra HDR)"

@@ -55,7 +55,17 @@ struct JPEGContainer: VipsDecodable {
         case .cannot(let why):
             notes["hdrGainMap"] = "the HDR gain map not kept: \(why)"
             photo.setAuxiliary(nil, for: UltraHDRJPEG.gainMapRole)
+            photo.setAuxiliary(nil, for: .isoGainMap)
             return try encodeJPEG(photo, quality: quality, heif: heif, notes: &notes)
+        case .writeISO(let map, let metadata):
+            let gainMap = try UltraHDRJPEG.gainMapJPEG(iso: map, metadata: metadata, quality: quality)
+            var described = photo
+            described.metadata.xmp = try UltraHDRJPEG.primaryXMP(photo.metadata.xmp, gainMapLength: gainMap.count)
+            described.setAuxiliary(nil, for: .isoGainMap)
+            let file = try encodeJPEG(described, quality: quality, heif: heif, gainMapFollows: true, notes: &notes)
+            notes["hdrGainMap"] = "written as Ultra HDR: the gain map (\(map.width)x\(map.height)) after the primary as it was read, "
+                + GainMapForms.summary(metadata) + ", in hdrgm XMP and ISO 21496-1"
+            return Data(try UltraHDRJPEG.assemble([UInt8](file), gainMap: gainMap))
         case .write(let map, let stops):
             // The gain map is encoded first: the primary's XMP states its length.
             let gainMap = try UltraHDRJPEG.gainMapJPEG(map, headroomStops: stops, quality: quality)
@@ -160,7 +170,7 @@ struct JPEGContainer: VipsDecodable {
         guard let original = photo.metadata.codedOrigins[.primary]?.file.bytes, original.starts(with: [0xFF, 0xD8]) else { return false }
         var problems: [String] = []
         var held = Set(((try? AppleDepthJPEG.describedImages(in: original, problems: &problems)) ?? []).map(\.role))
-        if UltraHDRJPEG.holdsGainMap(original) { held.insert(UltraHDRJPEG.gainMapRole) }
+        if let role = UltraHDRJPEG.heldGainMapRole(original) { held.insert(role) }
         return !held.isSubset(of: Set(photo.auxiliary.keys))
     }
 

@@ -30,6 +30,12 @@ package enum GainMapForms {
         return (mapped(map, through: table), metadata)
     }
 
+    /// Whether Apple's form can say what an ISO 21496-1 map says: one map for all three channels
+    /// that only brightens, from an SDR base.
+    package static func appleCanSay(_ metadata: GainMapMetadata) -> Bool {
+        !metadata.isMultichannel && metadata.channels[0].gainMapMin >= 0 && metadata.baseHeadroom <= metadata.alternateHeadroom
+    }
+
     /// An ISO 21496-1 gain map (8-bit grey, one channel) said as Apple's, with the headroom it
     /// reaches in stops (its largest boost). Boosts below 1 (a map that darkens) become 1.
     package static func apple(fromISO map: PixelImage, metadata: GainMapMetadata) -> (map: PixelImage, headroomStops: Double) {
@@ -42,6 +48,15 @@ package enum GainMapForms {
             return UInt8(min(max((AppleGainMapCurve.rec709(fromLinear: min(max(gain, 0), 1)) * 255).rounded(), 0), 255))
         }
         return (mapped(map, through: table), stops)
+    }
+
+    /// What an ISO 21496-1 mapping does, for notes and listings: "one map per colour channel,
+    /// 0.50x to 4.00x, for a display 2.00 stops above SDR".
+    package static func summary(_ metadata: GainMapMetadata) -> String {
+        let low = metadata.channels.map(\.gainMapMin).min() ?? 0, high = metadata.channels.map(\.gainMapMax).max() ?? 0
+        return (metadata.isMultichannel ? "one map per colour channel" : "one map for all three channels")
+            + String(format: ", %.2fx to %.2fx, full at a display %.2f stops above SDR", pow(2, low), pow(2, high), metadata.alternateHeadroom)
+            + (metadata.baseHeadroom > metadata.alternateHeadroom ? String(format: " (the base is HDR, %.2f stops)", metadata.baseHeadroom) : "")
     }
 
     /// Each sample of an 8-bit grey image looked up in `table`.

@@ -17,20 +17,43 @@ package enum UltraHDRJPEG {
     package enum Plan {
         case none
         case write(map: PixelImage, headroomStops: Double)
+        /// A map kept in ISO 21496-1's form, written as it is.
+        case writeISO(map: PixelImage, metadata: GainMapMetadata)
         /// Why it cannot be written, for the note.
         case cannot(String)
     }
 
     /// Whether a JPEG encoded anew from `photo` carries its gain map, and why not.
     package static func plan(for photo: Photo) -> Plan {
-        guard let map = photo.auxiliary[gainMapRole] else { return .none }
-        guard let stops = photo.gainMapHeadroomStops else {
-            return .cannot("its headroom is not known or is 0 (the photo has no Apple maker note stating one)")
-        }
+        let apple = photo.auxiliary[gainMapRole], iso = photo.auxiliary[.isoGainMap]
+        guard apple != nil || iso != nil else { return .none }
         if let xmp = photo.metadata.xmp, let packet = try? XMPPacket(xmp), !UltraHDRXMP.canDescribe(packet) {
             return .cannot("the photo's XMP already has a Container directory of other items than a Motion Photo's movie, which the gain map cannot join")
         }
-        return .write(map: map, headroomStops: stops)
+        if let map = apple {
+            guard let stops = photo.gainMapHeadroomStops else {
+                return .cannot("its headroom is not known or is 0 (the photo has no Apple maker note stating one)")
+            }
+            return .write(map: map, headroomStops: stops)
+        }
+        do {
+            return .writeISO(map: iso!, metadata: try isoMetadata(of: photo))
+        } catch {
+            return .cannot("\(error)")
+        }
+    }
+
+    /// The ISO 21496-1 metadata of the photo's `ImageRole.isoGainMap`; throws when it has none or it
+    /// cannot be read, or when it does not fit the map (a map per channel that is grey).
+    package static func isoMetadata(of photo: Photo) throws -> GainMapMetadata {
+        guard let bytes = photo.metadata.gainMap.iso21496 else {
+            throw MatteboxError("the ISO 21496-1 gain map has no metadata saying what its values mean")
+        }
+        let metadata = try GainMapMetadata(bytes: bytes, leadingVersion: false)
+        if let map = photo.auxiliary[.isoGainMap], metadata.isMultichannel, map.channels < 3 {
+            throw MatteboxError("the ISO 21496-1 gain map's metadata is per colour channel but the map is grey")
+        }
+        return metadata
     }
 
     /// The gain map image: Apple's map said as ISO 21496-1, a grey JPEG at `quality` (at least
@@ -38,6 +61,15 @@ package enum UltraHDRJPEG {
     package static func gainMapJPEG(_ map: PixelImage, headroomStops: Double, quality: Int) throws -> [UInt8] {
         let (iso, metadata) = GainMapForms.iso(fromApple: map, headroomStops: headroomStops)
         let encoded = try ImageEncoder.encode(iso, as: "jpeg", quality: max(quality, 90), iccProfile: nil, xmp: UltraHDRXMP.gainMapPacket(metadata))
+        let bare = [UInt8](try ExifEmbedding.embed(nil, inJPEG: encoded))
+        return JPEGSegments.inserting([app2(GainMapMetadata.jpegSegmentHeader + metadata.encoded(leadingVersion: false))], afterLeadingAPPnOf: bare).bytes
+    }
+
+    /// A gain map kept in ISO 21496-1's form as an Ultra HDR gain map image, as it is: grey, or
+    /// colour for a map per channel, at `quality` (at least 90), its metadata in hdrgm XMP and APP2.
+    package static func gainMapJPEG(iso map: PixelImage, metadata: GainMapMetadata, quality: Int) throws -> [UInt8] {
+        let pixels = map.converted(channels: metadata.isMultichannel ? 3 : 1, eightBit: true)
+        let encoded = try ImageEncoder.encode(pixels, as: "jpeg", quality: max(quality, 90), iccProfile: nil, xmp: UltraHDRXMP.gainMapPacket(metadata))
         let bare = [UInt8](try ExifEmbedding.embed(nil, inJPEG: encoded))
         return JPEGSegments.inserting([app2(GainMapMetadata.jpegSegmentHeader + metadata.encoded(leadingVersion: false))], afterLeadingAPPnOf: bare).bytes
     }
@@ -75,14 +107,25 @@ package enum UltraHDRJPEG {
     }
 
     /// Whether `jpeg`'s MPF index lists an Ultra HDR gain map.
-    package static func holdsGainMap(_ jpeg: [UInt8]) -> Bool {
-        guard let index = try? MPFIndex.read(from: jpeg) else { return false }
-        return index.entries.dropFirst().contains { isGainMap(jpeg[$0.fileOffset..<($0.fileOffset + $0.size)]) }
+    package static func holdsGainMap(_ jpeg: [UInt8]) -> Bool { heldGainMapRole(jpeg) != nil }
+
+    /// The role the Ultra HDR gain map `jpeg`'s MPF index lists is read under (Apple's form when it
+    /// can say the map's mapping, else `ImageRole.isoGainMap`); nil when it lists none.
+    package static func heldGainMapRole(_ jpeg: [UInt8]) -> ImageRole? {
+        guard let index = try? MPFIndex.read(from: jpeg) else { return nil }
+        for entry in index.entries.dropFirst() {
+            let image = Array(jpeg[entry.fileOffset..<(entry.fileOffset + entry.size)])
+            guard isGainMap(image) else { continue }
+            let metadata = try? metadata(of: image, what: "the gain map")
+            return metadata.map(GainMapForms.appleCanSay) == false ? .isoGainMap : gainMapRole
+        }
+        return nil
     }
 
     /// The gain map an Ultra HDR JPEG carries, as its ISO 21496-1 APP2 (preferred: it is the
-    /// standard) or its hdrgm XMP states it, read into Apple's form under `gainMapRole` with
-    /// the headroom it reaches.
+    /// standard) or its hdrgm XMP states it: read into Apple's form under `gainMapRole` with the
+    /// headroom it reaches when that form can say it, else (a map per colour channel, or one that
+    /// also darkens) kept as it is under `ImageRole.isoGainMap` with its metadata.
     static func read(_ jpeg: [UInt8], into found: inout PhoneDepth.Found) {
         guard let index = try? MPFIndex.read(from: jpeg) else { return } // a damaged index is the MPF reader's note
         for (position, entry) in index.entries.enumerated().dropFirst() {
@@ -91,18 +134,16 @@ package enum UltraHDRJPEG {
             let what = "the Ultra HDR gain map (MPF image \(position + 1))"
             do {
                 let metadata = try self.metadata(of: image, what: what)
-                guard !metadata.isMultichannel else {
-                    found.problems.append("\(what) has one map per colour channel, which Mattebox does not read yet: not read")
-                    continue
+                let source = "Ultra HDR gain map (MPF image \(position + 1))"
+                if GainMapForms.appleCanSay(metadata) {
+                    let (map, stops) = GainMapForms.apple(fromISO: try EmbeddedImage.grey(image, what: what), metadata: metadata)
+                    found.images.append((gainMapRole, map, AuxiliaryImageInfo(source: source)))
+                    found.gainMap = GainMapMeaning(headroomStops: stops)
+                } else {
+                    let map = metadata.isMultichannel ? try EmbeddedImage.colour(image, what: what) : try EmbeddedImage.grey(image, what: what)
+                    found.images.append((.isoGainMap, map, AuxiliaryImageInfo(source: source + ", ISO 21496-1 form")))
+                    found.gainMap = GainMapMeaning(iso21496: metadata.encoded(leadingVersion: false))
                 }
-                let pixels = try EmbeddedImage.grey(image, what: what)
-                let (map, stops) = GainMapForms.apple(fromISO: pixels, metadata: metadata)
-                if metadata.channels[0].gainMapMin < 0 {
-                    found.problems.append("\(what) also darkens (to \(String(format: "%.2f", pow(2, metadata.channels[0].gainMapMin)))x): read as brightening only")
-                }
-                var info = AuxiliaryImageInfo(source: "Ultra HDR gain map (MPF image \(position + 1))")
-                info.headroomStops = stops
-                found.images.append((gainMapRole, map, info))
             } catch {
                 found.problems.append("\(what) cannot be read: \(error)")
             }

@@ -22,6 +22,8 @@ package enum PhoneDepth {
         var problems: [String] = []
         /// The phone's own focus and blur, when the file records them (Lens Blur's GFocus).
         var focus: PhoneFocus?
+        /// What the gain map found means (an Ultra HDR gain map's headroom or ISO 21496-1 metadata).
+        var gainMap: GainMapMeaning?
     }
 
     /// The roles a JPEG output holds beside its primary: depth or disparity and the mattes
@@ -38,11 +40,15 @@ package enum PhoneDepth {
     /// The roles a JPEG output of `photo` keeps: all of them when each is the one its input file
     /// held (the file's own bytes, or Dynamic Depth when the primary is encoded anew), else with
     /// depth the depth and mattes (as Dynamic Depth), else none.
-    /// The gain map goes as Ultra HDR when its headroom is known.
+    /// The gain map goes as Ultra HDR when its meaning is known.
     package static func rolesHeldByJPEG(of photo: Photo) -> Set<ImageRole> {
         if fileStillHoldsAll(photo) { return Set(photo.auxiliary.keys) }
         var roles: Set<ImageRole> = photo.auxiliary[.depth] != nil || photo.auxiliary[.disparity] != nil ? jpegRoles : []
-        if case .write = UltraHDRJPEG.plan(for: photo) { roles.insert(UltraHDRJPEG.gainMapRole) }
+        switch UltraHDRJPEG.plan(for: photo) {
+        case .write: roles.insert(UltraHDRJPEG.gainMapRole)
+        case .writeISO: roles.insert(.isoGainMap)
+        case .none, .cannot: break
+        }
         return roles
     }
 
@@ -101,6 +107,11 @@ package enum PhoneDepth {
             photo.metadata.auxiliaryInfo[role] = info
         }
         if !found.problems.isEmpty { photo.metadata.notes["phoneDepth"] = found.problems.joined(separator: "; ") }
+        if let meaning = found.gainMap, photo.auxiliary[.appleHDRGainMap] != nil || photo.auxiliary[.isoGainMap] != nil,
+            photo.metadata.gainMap == GainMapMeaning()
+        {
+            photo.metadata.gainMap = meaning
+        }
         if let focus = found.focus { photo.metadata.shared[PhoneFocus.sharedName] = focus.encoded }
     }
 }
