@@ -123,6 +123,10 @@ final class PortraitEffect: PhotoProcessor {
         focusedAt primaryResult: mbx_cv_portrait_effect_result, matte: inout mbx_cv_image?, depth: inout mbx_cv_image?
     ) throws -> String? {
         var notes: [String] = []
+        for role in StandardRoles.opaqueGainMaps where photo.image(role) != nil {
+            try photo.removeImage(role)
+            notes.append("the HDR gain map \(role) left out: what its values mean is its maker's own, so it cannot be rendered as the photo was")
+        }
         for role in Self.gainMapRoles {
             guard let gain = photo.image(role) else { continue }
             guard case .blur = background, gain.channels == 1 || gain.channels == 3, gain.format == mbx_sample_format(MBX_SAMPLE_U8) else {

@@ -9,6 +9,6 @@ struct StandardRolesTests {
         #expect(StandardRoles.depth == ImageRole.depthRoles.map(\.rawValue))
         #expect(StandardRoles.mattes == ImageRole.mattes.map(\.rawValue))
         #expect(StandardRoles.gainMaps == [ImageRole.appleHDRGainMap, .isoGainMap].map(\.rawValue))
-        #expect(Set(StandardRoles.gainMaps.map(ImageRole.init(rawValue:))).isSubset(of: ImageRole.hdrGainMaps))
+        #expect(Set((StandardRoles.gainMaps + StandardRoles.opaqueGainMaps).map(ImageRole.init(rawValue:))) == ImageRole.hdrGainMaps)
     }
 }

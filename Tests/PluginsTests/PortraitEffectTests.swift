@@ -346,4 +346,28 @@ import Testing
         #expect(background < 257 * 50, "the focused background is sharp")
         #expect(subject > background * 10, "the subject, in front of the focal plane, blurs")
     }
+
+    /// A gain map whose values the host can say (Apple's) is blurred with the photo; one it cannot
+    /// (Samsung's) would bring the background's highlights back sharp on an HDR screen, so it is
+    /// removed, and the note says so.
+    @Test func aGainMapOfUnknownMeaningIsRemovedAndApplesIsRendered() throws {
+        let scene = Self.scene()
+        let map = PixelImage(width: Self.width / 2, height: Self.height / 2, channels: 1, format: .uint8)
+        let bytes = map.data.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<(map.width * map.height) { bytes[i] = (i % map.width / 3) % 2 == 0 ? 255 : 0 }
+        var photo = Photo(primary: scene.photo.copy())
+        photo.setAuxiliary(scene.matte.copy(), for: .portraitMatte)
+        photo.setAuxiliary(scene.disparity.copy(), for: .disparity)
+        photo.setAuxiliary(map.copy(), for: .appleHDRGainMap)
+        photo.setAuxiliary(map.copy(), for: "com.samsung.hdrgainmap")
+        _ = try BuiltPlugins.runner("""
+            stages:
+              - plugin: org.mattebox.portrait-effect
+                params: { aperture: 2 }
+            """, roles: [.portraitMatte, .disparity, .appleHDRGainMap, "com.samsung.hdrgainmap"]).run(&photo)
+        let note = try #require(photo.metadata.notes["portraitEffect"])
+        #expect(photo.auxiliary["com.samsung.hdrgainmap"] == nil && note.contains("com.samsung.hdrgainmap left out"), "\(note)")
+        let rendered = try #require(photo.auxiliary[.appleHDRGainMap])
+        #expect(note.contains("the HDR gain map rendered alike") && !rendered.hasSamePixels(as: map), "\(note)")
+    }
 }

@@ -17,4 +17,7 @@ public enum StandardRoles {
     /// 21496-1's (a map per colour channel, or one that also darkens). A stage that changes the
     /// primary's pixels changes these alike, or removes them.
     public static let gainMaps = ["com.apple.hdrgainmap", "org.iso.gainmap"]
+    /// HDR gain maps kept byte for byte but whose values the host cannot say the meaning of
+    /// (Samsung's): a stage that changes the primary's pixels removes them.
+    public static let opaqueGainMaps = ["com.samsung.hdrgainmap"]
 }
