@@ -227,16 +227,22 @@ package final class PhotoLibrary: Sendable {
     }
 
     /// The viewer's picture: upright, `longSide` px at most, as JPEG; a photo with an HDR gain map
-    /// as Ultra HDR (the map turned and scaled alike, its headroom stated), so a browser that shows
+    /// (Apple's, or one kept in ISO 21496-1's form) as Ultra HDR (the map turned and scaled alike, its
+    /// headroom or metadata stated), so a browser that shows
     /// HDR (Chrome on an HDR screen) shows it as the phone does. No EXIF or XMP goes with it.
     static func viewerPicture(_ photo: Photo, longSide: Int) throws -> Data {
         let picture = try ContactSheet.thumbnail(photo, longSide: longSide, storedThumbnail: false)
-        let role = ImageRole.appleHDRGainMap
-        guard let map = photo.auxiliary[role], let stops = photo.gainMapHeadroomStops else {
+        // Apple's form with the headroom known, else one kept in ISO 21496-1's form with its metadata.
+        let role: ImageRole
+        if photo.auxiliary[.appleHDRGainMap] != nil, photo.gainMapHeadroomStops != nil {
+            role = .appleHDRGainMap
+        } else if photo.auxiliary[.isoGainMap] != nil, photo.metadata.gainMap.iso21496 != nil {
+            role = .isoGainMap
+        } else {
             return try ImageEncoder.encode(picture, as: .jpeg, quality: 88)
         }
         // The map alone, turned as the primary is shown.
-        var turned = Photo(primary: map)
+        var turned = Photo(primary: photo.auxiliary[role]!)
         turned.metadata.orientation = photo.metadata.orientation
         let upright = try turned.displayedUpright().primary
         let scale = Double(picture.width) / Double(photo.metadata.orientation.swapsDimensions ? photo.primary.height : photo.primary.width)
@@ -244,7 +250,7 @@ package final class PhotoLibrary: Sendable {
         var preview = Photo(primary: picture)
         preview.setAuxiliary(try ImageGeometry.resized(upright, width: width, height: height), for: role)
         preview.metadata.auxiliaryInfo[role] = AuxiliaryImageInfo(source: "the library photo's gain map")
-        preview.metadata.gainMap = GainMapMeaning(headroomStops: stops)
+        preview.metadata.gainMap = GainMapMeaning(headroomStops: photo.gainMapHeadroomStops, iso21496: photo.metadata.gainMap.iso21496)
         return try ImageEncoder.encode(preview, as: .jpeg, quality: 88)
     }
 
