@@ -250,6 +250,32 @@ import Testing
         #expect(notAReport.status == 1 && notAReport.errors.contains("p0.jpg is not a Mattebox batch report"), "\(notAReport.errors)")
     }
 
+    /// A memory budget admits photos by their estimated memory, not only by -j: under one that
+    /// holds a single photo's worker (and the batch's own processes) the photos run one at a time,
+    /// with one line saying why; `none` lifts it. The estimate follows the picture's size.
+    @Test func aMemoryBudgetLowersHowManyPhotosRunAtOnce() throws {
+        let inputs = folder.appendingPathComponent("in")
+        for index in 0..<4 { try writeJPEG("p\(index).jpg", width: 800 + index, height: 600, under: inputs) }
+        func run(_ budget: String) throws -> (report: [String: Any], errors: String) {
+            let out = folder.appendingPathComponent("out-\(budget)")
+            let result = TestEnvironment.run(
+                [TestEnvironment.mattebox, "process", inputs.path, "-o", out.path, "--format", "heic", "-j", "2", "--json",
+                 "--ignore-pressure", "--memory-budget", budget])
+            #expect(result.status == 0, "\(result.errors)")
+            return (try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] ?? [:], result.errors)
+        }
+        // The batch (70 MiB) and the shared inference process (450 MiB) leave 100 MiB: one 0.5 MP photo's worker (92 MiB).
+        let tight = try run("620M")
+        #expect(tight.report["memoryBudgetMiB"] as? Int == 620 && tight.report["succeeded"] as? Int == 4)
+        #expect(tight.report["peakConcurrency"] as? Int == 1, "\(tight.report["peakConcurrency"] ?? "")")
+        #expect(tight.errors.contains("memory budget:") && tight.errors.contains("--memory-budget sets the budget"), "\(tight.errors)")
+        let free = try run("none")
+        #expect(free.report["memoryBudgetMiB"] == nil && free.report["peakConcurrency"] as? Int == 2, "\(free.report)")
+        #expect(!free.errors.contains("memory budget:"))
+        let wrong = TestEnvironment.run([TestEnvironment.mattebox, "process", inputs.path, "-o", folder.appendingPathComponent("x").path, "--memory-budget", "12X"])
+        #expect(wrong.status == 64 && wrong.errors.contains("--memory-budget \"12X\" is not a size"), "\(wrong.errors)")
+    }
+
     @Test func thermalPressureLowersHowManyPhotosRunAtOnce() throws {
         let inputs = folder.appendingPathComponent("in")
         for index in 0..<6 { try writeJPEG("p\(index).jpg", width: 800 + index, height: 600, under: inputs) }

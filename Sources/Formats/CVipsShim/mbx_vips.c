@@ -231,6 +231,17 @@ int mbx_vips_decode_buffer(const void *data, size_t size, const char *path, mbx_
 
 static int decode_mono(VipsImage *image, const char *path, mbx_pixels *out, char **error);
 
+int mbx_vips_header_size(const char *path, int *width, int *height, char **error) {
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!image) {
+        return fail(error, path);
+    }
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    g_object_unref(image);
+    return 0;
+}
+
 int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error) {
     memset(out, 0, sizeof(*out));
     VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,

@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxImageIO
 import MatteboxRuntime
 import MatteboxVision
 
@@ -54,6 +55,11 @@ package struct BatchExecution {
             try inference.start()
             scheduler.environment = inference.environment
         }
+        if let budget = plan.memoryBudget, min(plan.workers, plan.queue.count) > 1 {
+            scheduler.memory = (budget.forWorkers(sharedInference: inference != nil), { input in
+                BatchMemoryBudget.workerCost(pixels: ImageDecoder.pictureSize(at: input.url).map { $0.width * $0.height })
+            })
+        }
         started(inference)
         let (manifest, queue, fingerprint) = (plan.manifest, plan.queue, plan.fingerprint)
         let run = try scheduler.run(queue) { index, outcome in
@@ -74,6 +80,7 @@ package struct BatchExecution {
             succeeded: outcomes.filter { $0.status == .ok }.count, failed: outcomes.filter { $0.status == .failed }.count,
             skipped: outcomes.filter { $0.status == .skipped }.count,
             photos: outcomes)
+        report.memoryBudgetMiB = plan.memoryBudget.map { $0.bytes >> 20 }
         if let inference, countsInferenceNetworks {
             report.inferenceStarts = inference.starts
             do {

@@ -21,6 +21,8 @@ package struct BatchReport: Encodable, Sendable {
     /// process held at the end, and how many times it was started (nil with one worker).
     package var inferenceNetworks: Int?
     package var inferenceStarts: Int?
+    /// The memory budget photos were admitted by, in MiB (nil: none), and whether it held a photo back.
+    package var memoryBudgetMiB: Int?
 
     package init(
         mattebox: String, pipeline: String, pipelineSHA256: String, jobs: Int, peakConcurrency: Int,

@@ -31,6 +31,8 @@ package struct BatchRequest: Sendable {
     package var auxiliary: [String] = []
     package var auxPng = false
     package var jobs: Int?
+    /// `--memory-budget`: a size ("1.5G") or "none"; nil: four fifths of what the machine has available.
+    package var memoryBudget: String?
     package var noEncodeAhead = false
     package var resume = false
     package var shard: String?
@@ -76,6 +78,7 @@ extension BatchRequest {
         var options = try batchOptions()
         guard jobs.map({ $0 >= 1 }) ?? true else { throw mistake("--jobs must be at least 1") }
         guard timeout > 0 else { throw mistake("--timeout must be more than 0 seconds") }
+        let budget = try memoryBudget.map(BatchMemoryBudget.parse) ?? BatchMemoryBudget.machineDefault()
         let selectedShard = try shard.map { text in
             guard let parsed = BatchShard(text) else {
                 throw mistake("--shard takes K/N with 0 <= K < N (e.g. 0/4), not \(text)")
@@ -122,7 +125,7 @@ extension BatchRequest {
         }
         return BatchPlan(
             all: all, inputs: inputs, options: options, shard: selectedShard, registry: registry, source: source, fingerprint: fingerprint,
-            manifest: manifest, queue: queue, skipped: skipped, workers: workers)
+            manifest: manifest, queue: queue, skipped: skipped, workers: workers, memoryBudget: budget)
     }
 
     package func batchOptions() throws -> BatchOptions {
@@ -179,6 +182,8 @@ package struct BatchPlan {
     package var queue: [BatchInput]
     package var skipped: [String: PhotoOutcome]
     package var workers: Int
+    /// What the photos in flight may hold at once (nil: no budget, `--memory-budget none`).
+    package var memoryBudget: BatchMemoryBudget?
 }
 
 /// A mistake in the request's options: the command line's (exit 64).

@@ -28,6 +28,9 @@ package struct BatchScheduler: Sendable {
     package var concurrencyLimit: @Sendable () -> Int = { Int.max }
     /// Added to each worker's environment (the inference process's socket).
     package var environment: [String: String] = [:]
+    /// Admission by memory: the bytes the workers may hold at once and each photo's estimate; a
+    /// photo waits while those in flight and it would pass it (one photo always runs).
+    package var memory: (bytesForWorkers: Int, cost: @Sendable (BatchInput) -> Int)?
 
     /// glibc gives each thread that allocates its own arena, up to 8 per
     /// core, and keeps what was freed in each: x265's and OpenCV's thread
@@ -51,6 +54,9 @@ package struct BatchScheduler: Sendable {
         -> BatchRun
     {
         let state = SchedulerState(count: inputs.count)
+        if let memory {
+            state.admission = (memory.bytesForWorkers, { memory.cost(inputs[$0]) })
+        }
         let setupLine = try JSONEncoder().encode(setup)
         let group = DispatchGroup()
         for slot in 0..<min(jobs, max(inputs.count, 1)) {
@@ -151,6 +157,11 @@ private final class SchedulerState: @unchecked Sendable {
     private let lock = NSCondition()
     private var nextIndex = 0
     private var active = 0
+    /// The bytes workers may hold and each photo's estimate, by index (set before the run).
+    var admission: (bytes: Int, cost: (Int) -> Int)?
+    private var costs: [Int: Int] = [:]
+    private var committed = 0
+    private var heldBackByMemory = false
     private(set) var peakActive = 0
     private(set) var outcomes: [PhotoOutcome?]
     private(set) var fatal: Error?
@@ -162,11 +173,12 @@ private final class SchedulerState: @unchecked Sendable {
     func next(slot: Int, limit: () -> Int) -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        while fatal == nil, nextIndex < outcomes.count, active >= limit() {
+        while fatal == nil, nextIndex < outcomes.count, active >= limit() || !fitsInMemory(nextIndex) {
             _ = lock.wait(until: Date().addingTimeInterval(1))
         }
         guard fatal == nil, nextIndex < outcomes.count else { return nil }
         defer { nextIndex += 1 }
+        committed += cost(nextIndex)
         active += 1
         peakActive = max(peakActive, active)
         return nextIndex
@@ -176,9 +188,31 @@ private final class SchedulerState: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         outcomes[index] = outcome
+        committed -= cost(index)
         active -= 1
         completed(index, outcome)
         lock.broadcast()
+    }
+
+    /// A photo's estimated bytes (0 without a budget), read once.
+    private func cost(_ index: Int) -> Int {
+        guard let admission else { return 0 }
+        if let known = costs[index] { return known }
+        let value = admission.cost(index)
+        costs[index] = value
+        return value
+    }
+
+    /// Whether photo `index` may start beside those in flight; says so once when it may not.
+    private func fitsInMemory(_ index: Int) -> Bool {
+        guard let admission, active > 0, committed + cost(index) > admission.bytes else { return true }
+        if !heldBackByMemory {
+            heldBackByMemory = true
+            Log.emit(.warning, "memory budget: \(active) photo(s) in flight hold about \(BatchMemoryBudget.describe(committed)) of the "
+                + "\(BatchMemoryBudget.describe(admission.bytes)) the workers may use, so the next waits (about "
+                + "\(BatchMemoryBudget.describe(cost(index)))); --memory-budget sets the budget")
+        }
+        return false
     }
 
     func stop(_ error: Error) {

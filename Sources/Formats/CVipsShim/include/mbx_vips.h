@@ -64,6 +64,8 @@ int mbx_vips_decode_mono_file(const char *path, mbx_pixels *out, char **error);
  * file); `what` names it in errors. */
 int mbx_vips_decode_mono_buffer(const void *data, size_t size, const char *what, mbx_pixels *out, char **error);
 void mbx_vips_decoded_free(mbx_decoded *decoded);
+/* The size of the image in a file, from its header alone (no pixels are decoded). */
+int mbx_vips_header_size(const char *path, int *width, int *height, char **error);
 
 /* Geometry. op: 1 rotate 90 cw, 2 rotate 180, 3 rotate 270 cw,
  * 4 flip left-right, 5 flip top-bottom. The result is newly allocated. */

@@ -16,6 +16,15 @@ package enum ImageDecoder {
         return photo
     }
 
+    /// The width and height of the picture in a file, read from its header alone (libvips; HEIF
+    /// through its libheif loader); nil when libvips cannot tell. For estimates, not decoding.
+    package static func pictureSize(at url: URL) -> (width: Int, height: Int)? {
+        guard (try? Vips.start()) != nil else { return nil }
+        var width: Int32 = 0, height: Int32 = 0
+        guard (try? Vips.call({ mbx_vips_header_size(url.path, &width, &height, $0) })) != nil, width > 0, height > 0 else { return nil }
+        return (Int(width), Int(height))
+    }
+
     /// Reads a single-channel image (a depth map or a matte) keeping its sample
     /// format: 8-bit, 16-bit or float.
     package static func decodeAuxiliaryImage(at url: URL) throws -> PixelImage {
