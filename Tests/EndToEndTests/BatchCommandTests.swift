@@ -250,28 +250,36 @@ import Testing
         #expect(notAReport.status == 1 && notAReport.errors.contains("p0.jpg is not a Mattebox batch report"), "\(notAReport.errors)")
     }
 
-    /// A memory budget admits photos by their estimated memory, not only by -j: under one that
-    /// holds a single photo's worker (and the batch's own processes) the photos run one at a time,
-    /// with one line saying why; `none` lifts it. The estimate follows the picture's size.
+    /// A memory budget admits photos by their estimated memory, not only by -j: one that holds a
+    /// single worker beside the batch's own processes starts one worker (which then encodes ahead
+    /// and keeps its networks itself), saying why; one that holds two small photos but not a 12 MP
+    /// one with another runs the small ones two at a time and the large one alone, saying so once;
+    /// `none` lifts it. Estimates follow each picture's size (its header).
     @Test func aMemoryBudgetLowersHowManyPhotosRunAtOnce() throws {
         let inputs = folder.appendingPathComponent("in")
-        for index in 0..<4 { try writeJPEG("p\(index).jpg", width: 800 + index, height: 600, under: inputs) }
+        // Eight 0.5 MP photos (about 91 MiB a worker) and, last, a 12 MP one (about 368 MiB).
+        for index in 0..<8 { try writeJPEG("p\(index).jpg", width: 800 + index, height: 600, under: inputs) }
+        try writeJPEG("p9.jpg", width: 4000, height: 3000, under: inputs)
         func run(_ budget: String) throws -> (report: [String: Any], errors: String) {
             let out = folder.appendingPathComponent("out-\(budget)")
             let result = TestEnvironment.run(
                 [TestEnvironment.mattebox, "process", inputs.path, "-o", out.path, "--format", "heic", "-j", "2", "--json",
-                 "--ignore-pressure", "--memory-budget", budget])
+                 "--ignore-pressure", "--memory-budget", budget], timeout: 600)
             #expect(result.status == 0, "\(result.errors)")
             return (try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] ?? [:], result.errors)
         }
-        // The batch (70 MiB) and the shared inference process (450 MiB) leave 100 MiB: one 0.5 MP photo's worker (92 MiB).
-        let tight = try run("620M")
-        #expect(tight.report["memoryBudgetMiB"] as? Int == 620 && tight.report["succeeded"] as? Int == 4)
-        #expect(tight.report["peakConcurrency"] as? Int == 1, "\(tight.report["peakConcurrency"] ?? "")")
-        #expect(tight.errors.contains("memory budget:") && tight.errors.contains("--memory-budget sets the budget"), "\(tight.errors)")
+        // 600 MiB less the batch (70) and the inference process (450): one small worker at most.
+        let tight = try run("600M")
+        #expect(tight.report["memoryBudgetMiB"] as? Int == 600 && tight.report["succeeded"] as? Int == 9)
+        #expect(tight.report["jobs"] as? Int == 1 && tight.report["peakConcurrency"] as? Int == 1, "\(tight.report["jobs"] ?? "")")
+        #expect(tight.errors.contains("memory budget 600 MiB: 1 photo(s) at once, not 2"), "\(tight.errors)")
+        // 800 MiB leaves 280: two small workers, but not the large one beside another.
+        let mixed = try run("800M")
+        #expect(mixed.report["jobs"] as? Int == 2 && mixed.report["peakConcurrency"] as? Int == 2, "\(mixed.report["peakConcurrency"] ?? "")")
+        #expect(mixed.errors.contains("memory budget: 1 photo(s) in flight") && mixed.errors.contains("so the next waits"), "\(mixed.errors)")
         let free = try run("none")
         #expect(free.report["memoryBudgetMiB"] == nil && free.report["peakConcurrency"] as? Int == 2, "\(free.report)")
-        #expect(!free.errors.contains("memory budget:"))
+        #expect(!free.errors.contains("memory budget"))
         let wrong = TestEnvironment.run([TestEnvironment.mattebox, "process", inputs.path, "-o", folder.appendingPathComponent("x").path, "--memory-budget", "12X"])
         #expect(wrong.status == 64 && wrong.errors.contains("--memory-budget \"12X\" is not a size"), "\(wrong.errors)")
     }

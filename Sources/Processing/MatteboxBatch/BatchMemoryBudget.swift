@@ -1,4 +1,5 @@
 import Foundation
+import MatteboxImageIO
 import MatteboxRuntime
 
 /// How much memory a batch's photos may hold at once, so it admits photos by memory and not only
@@ -66,6 +67,24 @@ package struct BatchMemoryBudget: Sendable, Equatable {
     /// workers share one, the inference process.
     package func forWorkers(sharedInference: Bool) -> Int {
         bytes - Self.batchProcess - (sharedInference ? Self.inferenceProcess : 0)
+    }
+
+    /// How many workers to start for `queue` when `asked` for: as many as the budget holds for the
+    /// largest of its first photos (one worker runs its networks in its own process and encodes
+    /// ahead, which beats two workers the budget lets run only one at a time), saying so when that
+    /// is fewer. Larger photos later in the queue are held back as they come.
+    package func workers(for queue: [BatchInput], asked: Int, sample: Int = 8) -> Int {
+        guard asked > 1, queue.count > 1 else { return asked }
+        let largest = queue.prefix(sample).map { input in
+            Self.workerCost(pixels: ImageDecoder.pictureSize(at: input.url).map { $0.width * $0.height })
+        }.max() ?? Self.workerCost(pixels: nil)
+        let fit = max(1, forWorkers(sharedInference: true) / largest)
+        guard fit < min(asked, queue.count) else { return asked }
+        let workers = fit < 2 ? 1 : fit
+        Log.emit(.warning, "memory budget \(Self.describe(bytes))\(isDefault ? " (four fifths of what the machine has available)" : ""): "
+            + "\(workers) photo(s) at once, not \(asked) (each about \(Self.describe(largest)), and \(Self.describe(Self.batchProcess + Self.inferenceProcess)) "
+            + "for the batch and its inference process); --memory-budget sets the budget")
+        return workers
     }
 
     /// "1.2 GiB", "900 MiB".

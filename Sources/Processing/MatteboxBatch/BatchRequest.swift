@@ -116,7 +116,8 @@ extension BatchRequest {
         let fingerprint = try PipelineFingerprint.sha256(of: validated, options: options)
         let (queue, skipped) = resume ? manifest.partition(inputs, pipelineSHA256: fingerprint) : (inputs, [:])
 
-        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let workers = budget.map { $0.workers(for: queue, asked: jobs ?? ProcessInfo.processInfo.activeProcessorCount) }
+            ?? jobs ?? ProcessInfo.processInfo.activeProcessorCount
         options.encodeAhead = !noEncodeAhead && min(workers, queue.count) < ProcessInfo.processInfo.activeProcessorCount
         Log.emit(.info, "\(source.path): \(validated.stages.map(\.plugin.id).joined(separator: " → ")); "
             + "\(queue.count) of \(inputs.count) photos to do with \(workers) worker(s) into \(options.outputDirectory.path)")

@@ -28,7 +28,7 @@ struct BatchOutputOptions: ParsableArguments {
     var jobs: Int?
     @Option(help: ArgumentHelp(
         "What the photos in flight may hold in memory at once, e.g. 1.5G or 900M, or none (default: four fifths of what the machine has available).",
-        discussion: "Each photo's worker is estimated from its picture size (about 80 MiB plus 24 bytes a pixel: 360 MiB for 12 MP), the batch itself and the inference process several workers share (450 MiB) are set aside first, and a photo waits while it would pass the budget; one photo always runs."))
+        discussion: "Each photo's worker is estimated from its picture size (about 80 MiB plus 24 bytes a pixel: 360 MiB for 12 MP), the batch itself and the inference process several workers share (450 MiB) are set aside first; fewer workers than -j start when the budget holds fewer of the first photos, and a photo waits while it would pass the budget; one photo always runs."))
     var memoryBudget: String?
     @Flag(help: "Skip photos whose outputs are complete for the same input content and pipeline.") var resume = false
     @Option(parsing: .unconditional, help: "Add this to every output's name (photo.jpg -> photo-edited.jpg with --suffix -edited), e.g. to write beside the originals.")
