@@ -162,17 +162,23 @@ struct UltraHDRTests {
     /// its picture carries the gain map, turned and scaled with it, and the headroom.
     @Test func theAppsViewerPictureIsUltraHDR() throws {
         let input = TestEnvironment.shared!.appendingPathComponent("heic-samples/\(Self.sample)")
-        let app = try ServedApp { library in try FileManager.default.copyItem(at: input, to: library.appendingPathComponent("pug.heic")) }
-        let reply = try app.send("GET", "/api/library/pug.heic/overlay/primary", token: true)
+        let metadata = try Self.viewerGainMap(of: input, named: "pug.heic")
+        #expect(abs(metadata.alternateHeadroom - 1.8) < 0.01, "\(metadata)")
+    }
+
+    /// The viewer's picture of `photo` (served from a library holding it as `name`): an Ultra HDR
+    /// JPEG 1024 px on its long side with a gain map half its size; that map's metadata.
+    static func viewerGainMap(of photo: URL, named name: String) throws -> GainMapMetadata {
+        let app = try ServedApp { library in try FileManager.default.copyItem(at: photo, to: library.appendingPathComponent(name)) }
+        let reply = try app.send("GET", "/api/library/\(name)/overlay/primary", token: true)
         #expect(reply.status == 200)
         let jpeg = [UInt8](reply.body)
         let index = try #require(try MPFIndex.read(from: jpeg), "no MPF index in the viewer's picture")
         #expect(index.entries.count == 2)
         let gain = Array(jpeg[index.entries[1].fileOffset..<(index.entries[1].fileOffset + index.entries[1].size)])
-        let metadata = try UltraHDRJPEG.metadata(of: gain, what: "the viewer's gain map")
-        #expect(abs(metadata.alternateHeadroom - 1.8) < 0.01, "\(metadata)")
         let picture = try EmbeddedJPEGSize.of(jpeg), map = try EmbeddedJPEGSize.of(gain)
         #expect(max(picture.width, picture.height) == 1024 && map.width * 2 == picture.width, "\(picture) \(map)")
+        return try UltraHDRJPEG.metadata(of: gain, what: "the viewer's gain map")
     }
 }
 
