@@ -17,9 +17,10 @@ package enum ImageDecoder {
     }
 
     /// The width and height of the picture in a file, read from its header alone (libvips; HEIF
-    /// through its libheif loader); nil when libvips cannot tell. For estimates, not decoding.
+    /// through its libheif loader); nil when libvips cannot tell, or the file is no regular file
+    /// (a FIFO would block the read). For estimates, not decoding.
     package static func pictureSize(at url: URL) -> (width: Int, height: Int)? {
-        guard (try? Vips.start()) != nil else { return nil }
+        guard (try? InputFile.checkReadable(url)) != nil, (try? Vips.start()) != nil else { return nil }
         var width: Int32 = 0, height: Int32 = 0
         guard (try? Vips.call({ mbx_vips_header_size(url.path, &width, &height, $0) })) != nil, width > 0, height > 0 else { return nil }
         return (Int(width), Int(height))
