@@ -123,7 +123,7 @@ struct ISOGainMapTests {
         #expect(rerun.status == 0 && !rerun.output.contains("not kept"), "\(rerun.output)\(rerun.errors)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: heic)), "an unchanged HEIC was not its own bytes")
         let (avif, toAVIF) = try process(heic, "process", ["--format", "avif"], into: "avif")
-        #expect(toAVIF.status == 0, "\(toAVIF.errors)")
+        #expect(toAVIF.status == 0 && !toAVIF.output.contains("'tmap' derived image"), "the tone map was named as lost: \(toAVIF.output)\(toAVIF.errors)")
         let (jpeg, toJPEG) = try process(avif, "process", ["--format", "jpeg"], into: "jpeg")
         #expect(toJPEG.status == 0 && toJPEG.output.contains("written as Ultra HDR"), "\(toJPEG.output)\(toJPEG.errors)")
         for path in [heic, avif, jpeg] {

@@ -328,8 +328,11 @@ package enum HEIFWriter {
             let image = photo.auxiliary[role]!
             if role == .isoGainMap {
                 do {
-                    encoded[role] = try addISOGainMap(image, of: photo, sources: &sources, frame: frame, settings: settings, codec: codec,
-                                                      copied: &copied, to: &builder)
+                    let id = try addISOGainMap(image, of: photo, sources: &sources, frame: frame, settings: settings, codec: codec,
+                                               copied: &copied, to: &builder)
+                    encoded[role] = id
+                    // Encoded again from its unchanged pixels (HEIC → AVIF): the input's tone map still describes it.
+                    if !copied.values.contains(id), let item = samePicture(role, image, of: photo) { encodedAgain[item] = id }
                 } catch {
                     notKept.append("the ISO 21496-1 gain map (\(image.width)x\(image.height)): \(error)")
                 }

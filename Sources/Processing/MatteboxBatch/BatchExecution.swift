@@ -1,5 +1,4 @@
 import Foundation
-import MatteboxImageIO
 import MatteboxRuntime
 import MatteboxVision
 
@@ -56,9 +55,7 @@ package struct BatchExecution {
             scheduler.environment = inference.environment
         }
         if let budget = plan.memoryBudget, min(plan.workers, plan.queue.count) > 1 {
-            scheduler.memory = (budget.forWorkers(sharedInference: inference != nil), { input in
-                BatchMemoryBudget.workerCost(pixels: ImageDecoder.pictureSize(at: input.url).map { $0.width * $0.height })
-            })
+            scheduler.memory = (budget.forWorkers(sharedInference: inference != nil), BatchMemoryBudget.workerCost(of:))
         }
         started(inference)
         let (manifest, queue, fingerprint) = (plan.manifest, plan.queue, plan.fingerprint)

@@ -63,6 +63,11 @@ package struct BatchMemoryBudget: Sendable, Equatable {
         workerBase + workerBytesPerPixel * (pixels ?? unknownPixels)
     }
 
+    /// The estimated peak of `input`'s worker, from its picture's size as its header says.
+    package static func workerCost(of input: BatchInput) -> Int {
+        workerCost(pixels: ImageDecoder.pictureSize(at: input.url).map { $0.width * $0.height })
+    }
+
     /// What is left for the workers: the budget less the batch's own process and, when several
     /// workers share one, the inference process.
     package func forWorkers(sharedInference: Bool) -> Int {
@@ -75,9 +80,7 @@ package struct BatchMemoryBudget: Sendable, Equatable {
     /// is fewer. Larger photos later in the queue are held back as they come.
     package func workers(for queue: [BatchInput], asked: Int, sample: Int = 8) -> Int {
         guard asked > 1, queue.count > 1 else { return asked }
-        let largest = queue.prefix(sample).map { input in
-            Self.workerCost(pixels: ImageDecoder.pictureSize(at: input.url).map { $0.width * $0.height })
-        }.max() ?? Self.workerCost(pixels: nil)
+        let largest = queue.prefix(sample).map(Self.workerCost(of:)).max() ?? Self.workerCost(pixels: nil)
         let fit = max(1, forWorkers(sharedInference: true) / largest)
         guard fit < min(asked, queue.count) else { return asked }
         let workers = fit < 2 ? 1 : fit

@@ -78,7 +78,8 @@ extension BatchRequest {
         var options = try batchOptions()
         guard jobs.map({ $0 >= 1 }) ?? true else { throw mistake("--jobs must be at least 1") }
         guard timeout > 0 else { throw mistake("--timeout must be more than 0 seconds") }
-        let budget = try memoryBudget.map(BatchMemoryBudget.parse) ?? BatchMemoryBudget.machineDefault()
+        // Given: the user's (nil for "none"); not given: the machine's.
+        let budget = try memoryBudget.map { try BatchMemoryBudget.parse($0) } ?? BatchMemoryBudget.machineDefault()
         let selectedShard = try shard.map { text in
             guard let parsed = BatchShard(text) else {
                 throw mistake("--shard takes K/N with 0 <= K < N (e.g. 0/4), not \(text)")

@@ -83,9 +83,8 @@ extension ImageContainer {
             // Lens Blur's depth and GImage live in the extended XMP: read, they travel as images.
             let carried = holdsAuxiliaryImages && photo.metadata.auxiliaryInfo.values.contains { $0.source?.hasPrefix("Lens Blur") == true }
             // So does an Ultra HDR gain map, which MPF and ISO 21496-1's segment located and described.
-            let gainMapKept = holdsAuxiliaryImages && [UltraHDRJPEG.gainMapRole, .isoGainMap].contains {
-                photo.metadata.auxiliaryInfo[$0]?.source?.hasPrefix("Ultra HDR") == true
-            }
+            // (The file's own gain map, by the role it is read under: a render redraws it, and what was said of the old image goes.)
+            let gainMapKept = holdsAuxiliaryImages && UltraHDRJPEG.heldGainMapRole(original).map { photo.auxiliary[$0] != nil } == true
             let named = kinds.compactMap { kind -> String? in
                 if carried && kind == "extended XMP" { return "extended XMP (its Lens Blur depth and GImage are kept as auxiliary images)" }
                 if gainMapKept && kind == "ISO 21496-1 gain map metadata" { return nil }
