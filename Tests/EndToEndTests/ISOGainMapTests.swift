@@ -138,6 +138,18 @@ struct ISOGainMapTests {
         #expect(jpegTags.contains(": 2"), "\(jpegTags)")
     }
 
+    /// The gain map image's hdrgm XMP states each channel's mapping (an `rdf:Seq` of three), so a
+    /// reader of the XMP alone applies the same map: exiftool reads the three values.
+    @Test func theGainMapsXMPStatesEachChannel() throws {
+        let (input, _) = try makeInput()
+        let gainMap = folder.appendingPathComponent("gain-map-image.jpg").path
+        let extract = TestEnvironment.run(["sh", "-c", "exiftool -b -MPImage2 \"$0\" > \"$1\"", input, gainMap], timeout: 60)
+        #expect(extract.status == 0, "\(extract.errors)")
+        let tags = TestEnvironment.run(["exiftool", "-s", "-XMP-hdrgm:GainMapMin", "-XMP-hdrgm:GainMapMax", "-XMP-hdrgm:HDRCapacityMax", gainMap], timeout: 60).output
+        #expect(tags.contains("GainMapMin") && tags.contains("-0.5, -1, 0"), "\(tags)")
+        #expect(tags.contains("GainMapMax") && tags.contains("1.8, 1, 1.4"), "\(tags)")
+    }
+
     @Test func aRenderBlursThePerChannelMapAsThePrimary() throws {
         let (input, map) = try makeInput()
         let (rendered, run) = try process(input, "render", ["--aperture", "2.8", "--focus", "0.5,0.5", "--format", "heic"], into: "render")

@@ -59,8 +59,9 @@ struct GainMapMetadataTests {
     }
 }
 
-/// Ultra HDR's hdrgm XMP: written fields read back; a per-channel list, a missing maximum and an
-/// HDR base are refused, naming the field.
+/// Ultra HDR's hdrgm XMP: written fields read back, one value or one per colour channel (an
+/// `rdf:Seq`, as Adobe's specification allows); a list of two, a missing maximum and an HDR base
+/// are refused, naming the field.
 struct UltraHDRXMPTests {
     @Test func theGainMapsFieldsReadBack() throws {
         let metadata = GainMapMetadata(baseHeadroom: 0, alternateHeadroom: 2, channels: [
@@ -69,17 +70,44 @@ struct UltraHDRXMPTests {
         #expect(read == metadata)
     }
 
+    @Test func aMappingPerChannelReadsBackAsOne() throws {
+        let metadata = GainMapMetadata(isMultichannel: true, baseHeadroom: 0, alternateHeadroom: 2.5, channels: [
+            .init(gainMapMin: -0.5, gainMapMax: 2.5, gamma: 1, baseOffset: 0.015625, alternateOffset: 0.015625),
+            .init(gainMapMin: 0, gainMapMax: 2, gamma: 1, baseOffset: 0.015625, alternateOffset: 0.015625),
+            .init(gainMapMin: -1, gainMapMax: 1.5, gamma: 0.5, baseOffset: 0.015625, alternateOffset: 0.015625),
+        ])
+        let packet = try XMPPacket(UltraHDRXMP.gainMapPacket(metadata))
+        #expect(packet.values(.hdrGainMap("GainMapMin")) == ["-0.5", "0", "-1"], "\(String(decoding: packet.data, as: UTF8.self))")
+        #expect(packet.values(.hdrGainMap("HDRCapacityMax")) == ["2.5"])
+        let read = try #require(try UltraHDRXMP.metadata(in: packet))
+        #expect(read == metadata)
+
+        // Lightroom's form: element syntax, the offsets one value for all three channels.
+        let text = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0" hdrgm:HDRCapacityMax="3">\
+            <hdrgm:GainMapMax><rdf:Seq><rdf:li>3</rdf:li><rdf:li>2.8</rdf:li><rdf:li>2.6</rdf:li></rdf:Seq></hdrgm:GainMapMax>\
+            <hdrgm:OffsetSDR>0.01</hdrgm:OffsetSDR></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let lightroom = try #require(try UltraHDRXMP.metadata(in: XMPPacket(Data(text.utf8))))
+        #expect(lightroom.isMultichannel && lightroom.channels.map(\.gainMapMax) == [3, 2.8, 2.6])
+        #expect(lightroom.channels.allSatisfy { $0.baseOffset == 0.01 && $0.gainMapMin == 0 && $0.gamma == 1 })
+    }
+
     @Test func whatCannotBeReadIsRefused() {
-        func message(_ fields: String) -> String {
+        func message(_ fields: String, elements: String = "") -> String {
             let text = """
                 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
-                <rdf:Description xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0" \(fields)/></rdf:RDF></x:xmpmeta>
+                <rdf:Description xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0" \(fields)>\(elements)</rdf:Description>\
+                </rdf:RDF></x:xmpmeta>
                 """
             do { return "\(String(describing: try UltraHDRXMP.metadata(in: XMPPacket(Data(text.utf8)))))" } catch { return "\(error)" }
         }
         #expect(message(#"hdrgm:GainMapMax="2""#).contains("no hdrgm:HDRCapacityMax"))
         #expect(message(#"hdrgm:HDRCapacityMax="2""#).contains("no hdrgm:GainMapMax"))
-        #expect(message(#"hdrgm:GainMapMax="2 2 2" hdrgm:HDRCapacityMax="2""#).contains("hdrgm:GainMapMax is \"2 2 2\""))
+        #expect(message(#"hdrgm:GainMapMax="2 2 2" hdrgm:HDRCapacityMax="2""#).contains("hdrgm:GainMapMax is \"2 2 2\", not a number"))
+        #expect(message(#"hdrgm:HDRCapacityMax="2""#, elements: "<hdrgm:GainMapMax><rdf:Seq><rdf:li>2</rdf:li><rdf:li>3</rdf:li></rdf:Seq></hdrgm:GainMapMax>")
+            .contains("hdrgm:GainMapMax lists 2 values, not 1 or 3"))
         #expect(message(#"hdrgm:GainMapMax="2" hdrgm:HDRCapacityMax="2" hdrgm:BaseRenditionIsHDR="True""#).contains("BaseRenditionIsHDR"))
         #expect(message(#"hdrgm:GainMapMax="2" hdrgm:HDRCapacityMax="2" hdrgm:Gamma="0""#).contains("gamma 0"))
     }

@@ -10,7 +10,9 @@ import MatteboxRuntime
 package enum ContactSheet {
     /// `crop`: a region of the photo as displayed (its pixels), drawn instead of the whole photo, from
     /// every image at its own resolution, so a 12 MP photo's matte edges can be judged at full size.
-    package static func render(_ photo: Photo, tileHeight: Int = 240, crop: Region? = nil) throws -> PixelImage {
+    /// `gainMap`: what the photo's HDR gain map does (its reader works it out from the form it is
+    /// in); under the map, the sheet draws the HDR rendition instead of an overlay.
+    package static func render(_ photo: Photo, tileHeight: Int = 240, crop: Region? = nil, gainMap: GainMapRendition? = nil) throws -> PixelImage {
         var upright = try photo.displayedUpright()
         if let crop { upright = try cropped(upright, to: crop) }
         let height = max(16, tileHeight)
@@ -36,46 +38,17 @@ package enum ContactSheet {
             let isDepth = role == .depth || role == .disparity
             let view = try ImageGeometry.resized(visualize(image, role: role, depth: info?.depth), width: width, height: height)
             top.append((view, caption(role, image, info)))
-            if role == .appleHDRGainMap, let stops = upright.gainMapHeadroomStops {
+            if let gainMap, role == gainMap.role {
                 // What an HDR screen shows, brought down by the headroom so its brightest fits this one.
-                let map = try ImageGeometry.resized(image.converted(channels: 1, eightBit: true), width: width, height: height)
-                bottom.append((hdrRendition(primary, gainMap: map, headroomStops: stops),
-                               String(format: "HDR rendition at 1/%.2f (its highlights fit SDR white)", pow(2, stops))))
+                let map = try ImageGeometry.resized(gainMap.readable(image), width: width, height: height)
+                bottom.append((gainMap.applied(to: primary, gainMap: map),
+                               String(format: "HDR rendition at 1/%.2f (its highlights fit SDR white)", pow(2, gainMap.headroomStops))))
                 continue
             }
             bottom.append((overlay(view, on: primary, isDepth: isDepth), "\(role) over primary"))
         }
         guard bottom.count > 1 else { return try layout([(top[0].0, top[0].1 + "; no auxiliary images")], columns: 1) }
         return try layout(top + bottom, columns: top.count)
-    }
-
-    /// `primary` (8-bit sRGB-encoded RGB) brightened by an Apple gain map of the same size, as Apple
-    /// documents it, in linear light, then divided by the headroom so the HDR rendition's brightest
-    /// is this image's white: a picture an SDR screen can show of what an HDR screen adds.
-    static func hdrRendition(_ primary: PixelImage, gainMap: PixelImage, headroomStops: Double) -> PixelImage {
-        let toLinear = (0..<256).map { i -> Double in
-            let v = Double(i) / 255
-            return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
-        }
-        let headroom = pow(2, headroomStops)
-        let boost = (0..<256).map { AppleGainMapCurve.boost(sample: Double($0), headroomStops: headroomStops) / headroom }
-        // Back to 8-bit sRGB through a 4096-step table of linear light.
-        let toSRGB = (0...4096).map { i -> UInt8 in
-            let l = Double(i) / 4096
-            let v = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055
-            return UInt8(min(max((v * 255).rounded(), 0), 255))
-        }
-        let out = PixelImage(width: primary.width, height: primary.height, channels: 3, format: .uint8)
-        let source = primary.data.assumingMemoryBound(to: UInt8.self), map = gainMap.data.assumingMemoryBound(to: UInt8.self)
-        let target = out.data.assumingMemoryBound(to: UInt8.self)
-        for i in 0..<(primary.width * primary.height) {
-            let factor = boost[Int(map[i])]
-            for c in 0..<3 {
-                let l = min(toLinear[Int(source[i * primary.channels + c])] * factor, 1)
-                target[i * 3 + c] = toSRGB[Int((l * 4096).rounded())]
-            }
-        }
-        return out
     }
 
     /// A region of the photo in whole pixels (the sheet's crop).

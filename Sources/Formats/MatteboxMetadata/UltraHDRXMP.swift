@@ -7,43 +7,72 @@ import MatteboxRuntime
 /// gamma, offsets, the display headroom it is meant for). Why it exists: readers that predate
 /// ISO 21496-1 (and some that do not) find and apply the gain map through these fields alone.
 package enum UltraHDRXMP {
-    /// The mapping an Ultra HDR gain map's XMP states; nil when it has no `hdrgm:Version`.
-    /// Throws naming the field for a value that is missing, not a number, or a per-channel list
-    /// (three-channel maps are not read), and for a base rendition that is HDR.
+    /// The mapping an Ultra HDR gain map's XMP states; nil when it has no `hdrgm:Version`. A
+    /// channel field may be one number or an `rdf:Seq` of three, one per colour channel (Adobe's
+    /// gain map specification allows both), which makes the mapping per channel. Throws naming the
+    /// field for a value that is missing or not a number, a list not of one or three, and for a
+    /// base rendition that is HDR.
     package static func metadata(in packet: XMPPacket) throws(MatteboxError) -> GainMapMetadata? {
         guard packet.value(.hdrGainMap("Version")) != nil else { return nil }
-        func number(_ field: String, default fallback: Double?) throws(MatteboxError) -> Double {
-            guard let text = packet.value(.hdrGainMap(field)), !text.isEmpty else {
-                guard let fallback else { throw MatteboxError("the Ultra HDR gain map's XMP has no hdrgm:\(field)") }
-                return fallback
-            }
+        func parsed(_ field: String, _ text: String) throws(MatteboxError) -> Double {
             guard let value = Double(text), value.isFinite else {
-                throw MatteboxError("the Ultra HDR gain map's hdrgm:\(field) is \"\(text.prefix(40))\", not one number (per-channel values are not read)")
+                throw MatteboxError("the Ultra HDR gain map's hdrgm:\(field) is \"\(text.prefix(40))\", not a number")
             }
             return value
+        }
+        func number(_ field: String, default fallback: Double?) throws(MatteboxError) -> Double {
+            try numbers(field, default: fallback, allowing: [1])[0]
+        }
+        /// One value, or `allowing` as many (one per colour channel).
+        func numbers(_ field: String, default fallback: Double?, allowing counts: Set<Int> = [1, 3]) throws(MatteboxError) -> [Double] {
+            guard let texts = packet.values(.hdrGainMap(field)), !texts.isEmpty, texts != [""] else {
+                guard let fallback else { throw MatteboxError("the Ultra HDR gain map's XMP has no hdrgm:\(field)") }
+                return [fallback]
+            }
+            guard counts.contains(texts.count) else {
+                throw MatteboxError("the Ultra HDR gain map's hdrgm:\(field) lists \(texts.count) values, not \(counts.sorted().map(String.init).joined(separator: " or "))")
+            }
+            var values: [Double] = []
+            for text in texts { values.append(try parsed(field, text)) }
+            return values
         }
         if packet.value(.hdrGainMap("BaseRenditionIsHDR"))?.lowercased() == "true" {
             throw MatteboxError("the Ultra HDR gain map maps an HDR base to SDR (hdrgm:BaseRenditionIsHDR), which Mattebox does not read")
         }
-        let channel = GainMapMetadata.Channel(
-            gainMapMin: try number("GainMapMin", default: 0), gainMapMax: try number("GainMapMax", default: nil),
-            gamma: try number("Gamma", default: 1), baseOffset: try number("OffsetSDR", default: 1.0 / 64),
-            alternateOffset: try number("OffsetHDR", default: 1.0 / 64))
-        guard channel.gamma > 0, channel.gainMapMax >= channel.gainMapMin else {
+        let fields = [
+            try numbers("GainMapMin", default: 0), try numbers("GainMapMax", default: nil), try numbers("Gamma", default: 1),
+            try numbers("OffsetSDR", default: 1.0 / 64), try numbers("OffsetHDR", default: 1.0 / 64),
+        ]
+        let isMultichannel = fields.contains { Set($0).count > 1 }
+        let channels = (0..<(isMultichannel ? 3 : 1)).map { c in
+            let value = { (field: [Double]) in field[field.count == 3 ? c : 0] }
+            return GainMapMetadata.Channel(
+                gainMapMin: value(fields[0]), gainMapMax: value(fields[1]), gamma: value(fields[2]),
+                baseOffset: value(fields[3]), alternateOffset: value(fields[4]))
+        }
+        for channel in channels where !(channel.gamma > 0 && channel.gainMapMax >= channel.gainMapMin) {
             throw MatteboxError("the Ultra HDR gain map's XMP states gamma \(channel.gamma) and range \(channel.gainMapMin)...\(channel.gainMapMax)")
         }
         return GainMapMetadata(
+            isMultichannel: isMultichannel,
             baseHeadroom: try number("HDRCapacityMin", default: 0), alternateHeadroom: try number("HDRCapacityMax", default: nil),
-            channels: [channel])
+            channels: channels)
     }
 
-    /// The gain map image's own packet: its mapping in hdrgm fields.
+    /// The gain map image's own packet: its mapping in hdrgm fields, a field per channel as an
+    /// `rdf:Seq` of three for a mapping per channel.
     package static func gainMapPacket(_ metadata: GainMapMetadata) -> Data {
         var packet = XMPPacket(toolkit: "Mattebox")
-        let channel = metadata.channels[0]
+        packet.set(.hdrGainMap("Version"), to: "1.0")
+        let perChannel: [(String, KeyPath<GainMapMetadata.Channel, Double>)] = [
+            ("GainMapMin", \.gainMapMin), ("GainMapMax", \.gainMapMax), ("Gamma", \.gamma),
+            ("OffsetSDR", \.baseOffset), ("OffsetHDR", \.alternateOffset),
+        ]
+        for (field, value) in perChannel {
+            let values = metadata.channels.prefix(metadata.isMultichannel ? 3 : 1).map { text($0[keyPath: value]) }
+            if values.count == 1 { packet.set(.hdrGainMap(field), to: values[0]) } else { packet.set(.hdrGainMap(field), toSequence: values) }
+        }
         let fields: [(String, String)] = [
-            ("Version", "1.0"), ("GainMapMin", text(channel.gainMapMin)), ("GainMapMax", text(channel.gainMapMax)),
-            ("Gamma", text(channel.gamma)), ("OffsetSDR", text(channel.baseOffset)), ("OffsetHDR", text(channel.alternateOffset)),
             ("HDRCapacityMin", text(metadata.baseHeadroom)), ("HDRCapacityMax", text(metadata.alternateHeadroom)),
             ("BaseRenditionIsHDR", "False"),
         ]

@@ -47,6 +47,21 @@ package struct XMPPacket: Sendable {
         return nil
     }
 
+    /// The items of `name` when it is an ordered or unordered array (`rdf:Seq`, `rdf:Bag`) in any
+    /// description; a simple value as the one item; nil when the packet does not have it.
+    package func values(_ name: XMPName) -> [String]? {
+        for description in descriptions {
+            if description.attributes.contains(where: { $0.localName == name.name && $0.namespace == name.namespace }) {
+                return value(name).map { [$0] }
+            }
+            guard let element = description.elements.first(where: { $0.isNamed(name.name, in: name.namespace) }) else { continue }
+            guard let array = element.elements.first(where: { $0.isNamed("Seq", in: XMPNamespace.rdf) || $0.isNamed("Bag", in: XMPNamespace.rdf) })
+            else { return [element.text] }
+            return array.elements.filter { $0.isNamed("li", in: XMPNamespace.rdf) }.map(\.text)
+        }
+        return nil
+    }
+
     /// The first value of `name` anywhere in the packet, however deep (a structure's
     /// field: Dynamic Depth's `DepthMap:Format` inside a camera inside the device).
     package func deepValue(_ name: XMPName) -> String? {
@@ -202,6 +217,25 @@ package struct XMPPacket: Sendable {
                 }
             }
         }
+    }
+
+    /// Sets `name` to an ordered array (`rdf:Seq`) of `items` in the first description,
+    /// replacing any value it had.
+    package mutating func set(_ name: XMPName, toSequence items: [String]) {
+        remove(name)
+        guard let description = editableDescriptions.first else { return }
+        let prefix = description.prefix(declaring: name.namespace, preferred: name.preferredPrefix)
+        let rdf = description.prefix(declaring: XMPNamespace.rdf, preferred: "rdf")
+        let scope = description.scope
+        let sequence = XMLNodeTree(name: "\(rdf):Seq", attributes: [], scope: scope)
+        for item in items {
+            let entry = XMLNodeTree(name: "\(rdf):li", attributes: [], scope: scope)
+            entry.children = [.text(item)]
+            sequence.children.append(.element(entry))
+        }
+        let property = XMLNodeTree(name: "\(prefix):\(name.name)", attributes: [], scope: scope)
+        property.children = [.element(sequence)]
+        description.children.append(.element(property))
     }
 
     /// Adds a Container directory of `items` (each its `Item:` properties, in `order`) to the first description.

@@ -121,7 +121,8 @@ extension InspectCommand {
     /// The primary beside each auxiliary image, as PNG.
     private func writeSheet(of photo: Photo, to target: OutputPath.Target) throws {
         let crop = try sheetCrop.map(Self.parseCrop)
-        let image = try ContactSheet.render(photo, tileHeight: sheetHeight ?? crop.map { min(2048, $0.height) } ?? 240, crop: crop)
+        let image = try ContactSheet.render(
+            photo, tileHeight: sheetHeight ?? crop.map { min(2048, $0.height) } ?? 240, crop: crop, gainMap: GainMapForms.rendition(of: photo))
         try OutputPath.write(try ImageEncoder.encode(image, as: .png), to: target)
         if !json, case .file(let destination, _) = target {
             print("contact sheet: \(destination.path) (\(image.width)x\(image.height))")

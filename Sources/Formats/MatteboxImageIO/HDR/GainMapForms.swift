@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxImageOps
 import MatteboxMetadata
 
 /// Apple's HDR gain map and ISO 21496-1's (Ultra HDR's) say how far each pixel brightens in two
@@ -48,6 +49,24 @@ package enum GainMapForms {
             return UInt8(min(max((AppleGainMapCurve.rec709(fromLinear: min(max(gain, 0), 1)) * 255).rounded(), 0), 255))
         }
         return (mapped(map, through: table), stops)
+    }
+
+    /// What the photo's gain map does to its primary, for a picture of its HDR rendition: from
+    /// ISO 21496-1's metadata for a map kept in that form (each channel's own mapping, with its
+    /// offsets), else from Apple's rule and the stated headroom. Nil without a gain map, without
+    /// a headroom, with metadata that cannot be read, or with an HDR base (its rendition is the
+    /// primary itself).
+    package static func rendition(of photo: Photo) -> GainMapRendition? {
+        if photo.auxiliary[.isoGainMap] != nil {
+            guard let metadata = try? UltraHDRJPEG.isoMetadata(of: photo), metadata.alternateHeadroom > metadata.baseHeadroom else { return nil }
+            let channels = metadata.channels.map { channel in
+                GainMapRendition.Channel(
+                    boost: (0..<256).map { isoBoost(sample: Double($0), channel: channel) },
+                    baseOffset: channel.baseOffset, alternateOffset: channel.alternateOffset)
+            }
+            return GainMapRendition(role: .isoGainMap, channels: channels, headroomStops: metadata.alternateHeadroom)
+        }
+        return photo.gainMapHeadroomStops.map(GainMapRendition.apple(headroomStops:))
     }
 
     /// What an ISO 21496-1 mapping does, for notes and listings: "one map per colour channel,
