@@ -150,6 +150,84 @@ struct ISOGainMapTests {
         #expect(tags.contains("GainMapMax") && tags.contains("1.8, 1, 1.4"), "\(tags)")
     }
 
+    /// An Ultra HDR JPEG whose base is the HDR picture, stated in hdrgm XMP alone (Adobe's
+    /// `BaseRenditionIsHDR`): made from the pug's primary and grey map, its mapping from HDR down
+    /// to SDR. Returns the file and the map's samples as its JPEG decodes.
+    func makeHDRBaseInput() throws -> (path: String, map: PixelImage) {
+        let pug = TestEnvironment.shared!.appendingPathComponent("heic-samples/pillow_heif__pug.heic")
+        let photo = try ImageDecoder.decodePhoto(at: pug)
+        let grey = try #require(photo.auxiliary[.appleHDRGainMap])
+        let xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0" \
+            hdrgm:BaseRenditionIsHDR="True" hdrgm:GainMapMin="0" hdrgm:GainMapMax="1.8" hdrgm:Gamma="1" \
+            hdrgm:OffsetSDR="0.015625" hdrgm:OffsetHDR="0.015625" hdrgm:HDRCapacityMin="0" hdrgm:HDRCapacityMax="1.8"/>\
+            </rdf:RDF></x:xmpmeta>
+            """
+        let gainMap = [UInt8](try ImageEncoder.encode(grey, as: .jpeg, quality: 95, iccProfile: nil, xmp: Data(xmp.utf8)))
+        let mapFile = folder.appendingPathComponent("hdr-base-map.jpg")
+        try Data(gainMap).write(to: mapFile)
+        let decodedMap = try ImageDecoder.decodePhoto(at: mapFile).primary.converted(channels: 1, eightBit: true)
+        let primaryXMP = try UltraHDRJPEG.primaryXMP(nil, gainMapLength: gainMap.count)
+        let primary = try ImageEncoder.encode(photo.primary, as: .jpeg, quality: 92, iccProfile: nil, xmp: primaryXMP)
+        let path = folder.appendingPathComponent("pug-hdr-base.jpg").path
+        try Data(try UltraHDRJPEG.assemble([UInt8](primary), gainMap: gainMap)).write(to: URL(fileURLWithPath: path))
+        return (path, decodedMap)
+    }
+
+    /// The SDR rendition of an HDR base, every 8th pixel: as hdrgm states it (Skia's formula for
+    /// an HDR base, `(base + offsetHDR) x 2^-L - offsetSDR`, from the samples as stored), or as the
+    /// photo read back says it in ISO 21496-1's form (its own map and metadata).
+    static func sdrRendition(_ primary: PixelImage, _ map: PixelImage, log2Boost: (UInt8) -> Double, offsets: (base: Double, alternate: Double)) -> [Double] {
+        let linear = (0..<256).map { i -> Double in
+            let v = Double(i) / 255
+            return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+        }
+        let pixels = primary.data.assumingMemoryBound(to: UInt8.self), samples = map.data.assumingMemoryBound(to: UInt8.self)
+        var out: [Double] = []
+        for y in stride(from: 0, to: primary.height, by: 8) {
+            for x in stride(from: 0, to: primary.width, by: 8) {
+                let sample = samples[min(y * map.height / primary.height, map.height - 1) * map.width + min(x * map.width / primary.width, map.width - 1)]
+                out.append((linear[Int(pixels[(y * primary.width + x) * primary.channels + 1])] + offsets.base) * pow(2, log2Boost(sample)) - offsets.alternate)
+            }
+        }
+        return out
+    }
+
+    @Test func anHDRBaseStatedInHdrgmAloneIsReadAndKept() throws {
+        let (input, storedMap) = try makeHDRBaseInput()
+        let photo = try ImageDecoder.decodePhoto(at: URL(fileURLWithPath: input))
+        #expect(photo.auxiliary[.isoGainMap] != nil, "the HDR base's map was not read: \(photo.metadata.notes)")
+        let metadata = try UltraHDRJPEG.isoMetadata(of: photo)
+        #expect(metadata.baseHeadroom == 1.8 && metadata.alternateHeadroom == 0, "\(metadata)")
+        let stated = Self.sdrRendition(photo.primary, storedMap, log2Boost: { -1.8 * Double($0) / 255 }, offsets: (1.0 / 64, 1.0 / 64))
+        func kept(_ photo: Photo) throws -> [Double] {
+            let map = try #require(photo.auxiliary[.isoGainMap]), channel = try UltraHDRJPEG.isoMetadata(of: photo).channels[0]
+            return Self.sdrRendition(photo.primary, map.converted(channels: 1, eightBit: true), log2Boost: {
+                channel.gainMapMin + (channel.gainMapMax - channel.gainMapMin) * pow(Double($0) / 255, 1 / channel.gamma)
+            }, offsets: (channel.baseOffset, channel.alternateOffset))
+        }
+        let read = Self.error(stated, try kept(photo))
+        #expect(read < 1e-9, "read: the SDR rendition is \(read * 100)% off what hdrgm states")
+
+        let listing = TestEnvironment.run([TestEnvironment.mattebox, "inspect", input], timeout: 120).output
+        #expect(listing.contains("the base is HDR, 1.80 stops"), "\(listing)")
+        let (heic, toHEIC) = try process(input, "process", ["--format", "heic"], into: "hdr-base-heic")
+        #expect(toHEIC.status == 0, "\(toHEIC.output)\(toHEIC.errors)")
+        let (jpeg, toJPEG) = try process(heic, "process", ["--format", "jpeg"], into: "hdr-base-jpeg")
+        #expect(toJPEG.status == 0, "\(toJPEG.output)\(toJPEG.errors)")
+        for path in [heic, jpeg] {
+            let error = Self.error(stated, try kept(try ImageDecoder.decodePhoto(at: URL(fileURLWithPath: path))))
+            #expect(error < 0.02, "\(path): its SDR rendition is \(error * 100)% off the input's")
+        }
+        // The JPEG's gain map states its mapping in ISO 21496-1's APP2 alone: hdrgm would need the samples turned.
+        let gainMap = folder.appendingPathComponent("hdr-base-out-map.jpg").path
+        _ = TestEnvironment.run(["sh", "-c", "exiftool -b -MPImage2 \"$0\" > \"$1\"", jpeg, gainMap], timeout: 60)
+        let tags = TestEnvironment.run(["exiftool", "-s", "-XMP-hdrgm:all", gainMap], timeout: 60).output
+        let mapBytes = try Data(contentsOf: URL(fileURLWithPath: gainMap)).count
+        #expect(tags.isEmpty && mapBytes > 1000, "\(tags) (\(mapBytes) bytes)")
+    }
+
     @Test func aRenderBlursThePerChannelMapAsThePrimary() throws {
         let (input, map) = try makeInput()
         let (rendered, run) = try process(input, "render", ["--aperture", "2.8", "--focus", "0.5,0.5", "--format", "heic"], into: "render")

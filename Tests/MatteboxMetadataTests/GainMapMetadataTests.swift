@@ -60,13 +60,13 @@ struct GainMapMetadataTests {
 }
 
 /// Ultra HDR's hdrgm XMP: written fields read back, one value or one per colour channel (an
-/// `rdf:Seq`, as Adobe's specification allows); a list of two, a missing maximum and an HDR base
-/// are refused, naming the field.
+/// `rdf:Seq`, as Adobe's specification allows); an HDR base said in ISO 21496-1's form; a list of
+/// two and a missing maximum are refused, naming the field.
 struct UltraHDRXMPTests {
     @Test func theGainMapsFieldsReadBack() throws {
         let metadata = GainMapMetadata(baseHeadroom: 0, alternateHeadroom: 2, channels: [
             .init(gainMapMin: -0.5, gainMapMax: 2, gamma: 1.25, baseOffset: 0.015625, alternateOffset: 0.015625)])
-        let read = try #require(try UltraHDRXMP.metadata(in: XMPPacket(UltraHDRXMP.gainMapPacket(metadata))))
+        let read = try #require(try UltraHDRXMP.mapping(in: XMPPacket(UltraHDRXMP.gainMapPacket(metadata)))?.metadata)
         #expect(read == metadata)
     }
 
@@ -79,7 +79,7 @@ struct UltraHDRXMPTests {
         let packet = try XMPPacket(UltraHDRXMP.gainMapPacket(metadata))
         #expect(packet.values(.hdrGainMap("GainMapMin")) == ["-0.5", "0", "-1"], "\(String(decoding: packet.data, as: UTF8.self))")
         #expect(packet.values(.hdrGainMap("HDRCapacityMax")) == ["2.5"])
-        let read = try #require(try UltraHDRXMP.metadata(in: packet))
+        let read = try #require(try UltraHDRXMP.mapping(in: packet)?.metadata)
         #expect(read == metadata)
 
         // Lightroom's form: element syntax, the offsets one value for all three channels.
@@ -89,9 +89,37 @@ struct UltraHDRXMPTests {
             <hdrgm:GainMapMax><rdf:Seq><rdf:li>3</rdf:li><rdf:li>2.8</rdf:li><rdf:li>2.6</rdf:li></rdf:Seq></hdrgm:GainMapMax>\
             <hdrgm:OffsetSDR>0.01</hdrgm:OffsetSDR></rdf:Description></rdf:RDF></x:xmpmeta>
             """
-        let lightroom = try #require(try UltraHDRXMP.metadata(in: XMPPacket(Data(text.utf8))))
+        let lightroom = try #require(try UltraHDRXMP.mapping(in: XMPPacket(Data(text.utf8)))?.metadata)
         #expect(lightroom.isMultichannel && lightroom.channels.map(\.gainMapMax) == [3, 2.8, 2.6])
         #expect(lightroom.channels.allSatisfy { $0.baseOffset == 0.01 && $0.gainMapMin == 0 && $0.gamma == 1 })
+    }
+
+    /// hdrgm states log2 of HDR over SDR even from an HDR base; ISO 21496-1 states log2 of the
+    /// alternate (SDR) over the base (HDR): the headrooms and offsets trade places, the range is
+    /// negated, and the samples are to be turned. Checked on Skia's formula for an HDR base
+    /// (`D = (B + offsetHDR) x 2^(L x (W - 1)) - offsetSDR`, W = 0 on an SDR display).
+    @Test func anHDRBaseIsSaidInISOsForm() throws {
+        let text = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0" hdrgm:BaseRenditionIsHDR="True" \
+            hdrgm:GainMapMin="0.25" hdrgm:GainMapMax="2" hdrgm:Gamma="0.8" hdrgm:OffsetSDR="0.01" hdrgm:OffsetHDR="0.02" \
+            hdrgm:HDRCapacityMin="0" hdrgm:HDRCapacityMax="2"/></rdf:RDF></x:xmpmeta>
+            """
+        let mapping = try #require(try UltraHDRXMP.mapping(in: XMPPacket(Data(text.utf8))))
+        let iso = mapping.metadata, channel = iso.channels[0]
+        #expect(mapping.samplesTurned && iso.baseHeadroom == 2 && iso.alternateHeadroom == 0)
+        #expect(channel.gainMapMin == -2 && channel.gainMapMax == -0.25 && channel.gamma == 0.8)
+        #expect(channel.baseOffset == 0.02 && channel.alternateOffset == 0.01)
+        #expect(!UltraHDRXMP.canState(iso), "hdrgm cannot state it for the turned samples")
+        for v in [0.0, 0.3, 0.7, 1.0] {
+            let hdrBase = 0.6
+            let stated = 0.25 + (2 - 0.25) * pow(v, 1 / 0.8)
+            let skia = (hdrBase + 0.02) * pow(2, -stated) - 0.01
+            let u = pow(1 - pow(v, 1 / 0.8), 0.8)
+            let isoLog = channel.gainMapMin + (channel.gainMapMax - channel.gainMapMin) * pow(u, 1 / channel.gamma)
+            let viaISO = (hdrBase + channel.baseOffset) * pow(2, isoLog) - channel.alternateOffset
+            #expect(abs(skia - viaISO) < 1e-9, "sample \(v): \(skia) against \(viaISO)")
+        }
     }
 
     @Test func whatCannotBeReadIsRefused() {
@@ -101,14 +129,13 @@ struct UltraHDRXMPTests {
                 <rdf:Description xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0" \(fields)>\(elements)</rdf:Description>\
                 </rdf:RDF></x:xmpmeta>
                 """
-            do { return "\(String(describing: try UltraHDRXMP.metadata(in: XMPPacket(Data(text.utf8)))))" } catch { return "\(error)" }
+            do { return "\(String(describing: try UltraHDRXMP.mapping(in: XMPPacket(Data(text.utf8)))))" } catch { return "\(error)" }
         }
         #expect(message(#"hdrgm:GainMapMax="2""#).contains("no hdrgm:HDRCapacityMax"))
         #expect(message(#"hdrgm:HDRCapacityMax="2""#).contains("no hdrgm:GainMapMax"))
         #expect(message(#"hdrgm:GainMapMax="2 2 2" hdrgm:HDRCapacityMax="2""#).contains("hdrgm:GainMapMax is \"2 2 2\", not a number"))
         #expect(message(#"hdrgm:HDRCapacityMax="2""#, elements: "<hdrgm:GainMapMax><rdf:Seq><rdf:li>2</rdf:li><rdf:li>3</rdf:li></rdf:Seq></hdrgm:GainMapMax>")
             .contains("hdrgm:GainMapMax lists 2 values, not 1 or 3"))
-        #expect(message(#"hdrgm:GainMapMax="2" hdrgm:HDRCapacityMax="2" hdrgm:BaseRenditionIsHDR="True""#).contains("BaseRenditionIsHDR"))
         #expect(message(#"hdrgm:GainMapMax="2" hdrgm:HDRCapacityMax="2" hdrgm:Gamma="0""#).contains("gamma 0"))
     }
 

@@ -7,12 +7,27 @@ import MatteboxRuntime
 /// gamma, offsets, the display headroom it is meant for). Why it exists: readers that predate
 /// ISO 21496-1 (and some that do not) find and apply the gain map through these fields alone.
 package enum UltraHDRXMP {
+    /// A gain map's mapping as its hdrgm XMP states it, said in ISO 21496-1's form.
+    package struct Mapping: Sendable, Equatable {
+        package var metadata: GainMapMetadata
+        /// The map's samples must be turned (`GainMapForms.turnedSamples`) before the metadata
+        /// applies: hdrgm states log2 of HDR over SDR whichever image is the base, ISO 21496-1
+        /// log2 of the alternate over the base, and both keep the map's minimum below its maximum.
+        /// True for an HDR base (`hdrgm:BaseRenditionIsHDR`).
+        package var samplesTurned: Bool
+
+        package init(metadata: GainMapMetadata, samplesTurned: Bool) { (self.metadata, self.samplesTurned) = (metadata, samplesTurned) }
+    }
+
     /// The mapping an Ultra HDR gain map's XMP states; nil when it has no `hdrgm:Version`. A
     /// channel field may be one number or an `rdf:Seq` of three, one per colour channel (Adobe's
-    /// gain map specification allows both), which makes the mapping per channel. Throws naming the
-    /// field for a value that is missing or not a number, a list not of one or three, and for a
-    /// base rendition that is HDR.
-    package static func metadata(in packet: XMPPacket) throws(MatteboxError) -> GainMapMetadata? {
+    /// gain map specification allows both), which makes the mapping per channel. An HDR base
+    /// (`hdrgm:BaseRenditionIsHDR`) is said as ISO 21496-1 says it: the base's headroom the
+    /// larger, the offsets of HDR and SDR as the base's and the alternate's, the log2 range
+    /// negated (the map then brings the HDR base down to SDR) with the samples turned to match.
+    /// Throws naming the field for a value that is missing or not a number, or a list not of
+    /// one or three.
+    package static func mapping(in packet: XMPPacket) throws(MatteboxError) -> Mapping? {
         guard packet.value(.hdrGainMap("Version")) != nil else { return nil }
         func parsed(_ field: String, _ text: String) throws(MatteboxError) -> Double {
             guard let value = Double(text), value.isFinite else {
@@ -36,9 +51,7 @@ package enum UltraHDRXMP {
             for text in texts { values.append(try parsed(field, text)) }
             return values
         }
-        if packet.value(.hdrGainMap("BaseRenditionIsHDR"))?.lowercased() == "true" {
-            throw MatteboxError("the Ultra HDR gain map maps an HDR base to SDR (hdrgm:BaseRenditionIsHDR), which Mattebox does not read")
-        }
+        let baseIsHDR = packet.value(.hdrGainMap("BaseRenditionIsHDR"))?.lowercased() == "true"
         let fields = [
             try numbers("GainMapMin", default: 0), try numbers("GainMapMax", default: nil), try numbers("Gamma", default: 1),
             try numbers("OffsetSDR", default: 1.0 / 64), try numbers("OffsetHDR", default: 1.0 / 64),
@@ -53,11 +66,23 @@ package enum UltraHDRXMP {
         for channel in channels where !(channel.gamma > 0 && channel.gainMapMax >= channel.gainMapMin) {
             throw MatteboxError("the Ultra HDR gain map's XMP states gamma \(channel.gamma) and range \(channel.gainMapMin)...\(channel.gainMapMax)")
         }
-        return GainMapMetadata(
-            isMultichannel: isMultichannel,
-            baseHeadroom: try number("HDRCapacityMin", default: 0), alternateHeadroom: try number("HDRCapacityMax", default: nil),
-            channels: channels)
+        let (sdrHeadroom, hdrHeadroom) = (try number("HDRCapacityMin", default: 0), try number("HDRCapacityMax", default: nil))
+        guard baseIsHDR else {
+            let metadata = GainMapMetadata(isMultichannel: isMultichannel, baseHeadroom: sdrHeadroom, alternateHeadroom: hdrHeadroom, channels: channels)
+            return Mapping(metadata: metadata, samplesTurned: false)
+        }
+        let fromHDR = channels.map { channel in
+            GainMapMetadata.Channel(
+                gainMapMin: -channel.gainMapMax, gainMapMax: -channel.gainMapMin, gamma: channel.gamma,
+                baseOffset: channel.alternateOffset, alternateOffset: channel.baseOffset)
+        }
+        let metadata = GainMapMetadata(isMultichannel: isMultichannel, baseHeadroom: hdrHeadroom, alternateHeadroom: sdrHeadroom, channels: fromHDR)
+        return Mapping(metadata: metadata, samplesTurned: true)
     }
+
+    /// Whether `gainMapPacket` can state `metadata` for the map's own samples: not for an HDR base
+    /// (hdrgm would need the samples turned, and the map image is shared with ISO 21496-1's APP2).
+    package static func canState(_ metadata: GainMapMetadata) -> Bool { metadata.baseHeadroom <= metadata.alternateHeadroom }
 
     /// The gain map image's own packet: its mapping in hdrgm fields, a field per channel as an
     /// `rdf:Seq` of three for a mapping per channel.

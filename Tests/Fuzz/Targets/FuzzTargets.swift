@@ -117,7 +117,7 @@ package enum FuzzTargets {
         if let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: bytes),
             let packet = try? XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count)))
         {
-            _ = try? UltraHDRXMP.metadata(in: packet)
+            _ = try? UltraHDRXMP.mapping(in: packet)
             _ = UltraHDRXMP.withoutDescription(packet.data)
         }
     }

@@ -67,9 +67,12 @@ package enum UltraHDRJPEG {
 
     /// A gain map kept in ISO 21496-1's form as an Ultra HDR gain map image, as it is: grey, or
     /// colour for a map per channel, at `quality` (at least 90), its metadata in hdrgm XMP and APP2.
+    /// A map from an HDR base has its metadata in APP2 alone: hdrgm would need its samples turned
+    /// (`UltraHDRXMP.canState`), and a reader of the XMP alone then shows the base as it is.
     package static func gainMapJPEG(iso map: PixelImage, metadata: GainMapMetadata, quality: Int) throws -> [UInt8] {
         let pixels = map.converted(channels: metadata.isMultichannel ? 3 : 1, eightBit: true)
-        let encoded = try ImageEncoder.encode(pixels, as: "jpeg", quality: max(quality, 90), iccProfile: nil, xmp: UltraHDRXMP.gainMapPacket(metadata))
+        let xmp = UltraHDRXMP.canState(metadata) ? UltraHDRXMP.gainMapPacket(metadata) : nil
+        let encoded = try ImageEncoder.encode(pixels, as: "jpeg", quality: max(quality, 90), iccProfile: nil, xmp: xmp)
         let bare = [UInt8](try ExifEmbedding.embed(nil, inJPEG: encoded))
         return JPEGSegments.inserting([app2(GainMapMetadata.jpegSegmentHeader + metadata.encoded(leadingVersion: false))], afterLeadingAPPnOf: bare).bytes
     }
@@ -133,15 +136,18 @@ package enum UltraHDRJPEG {
             guard image.starts(with: [0xFF, 0xD8]), isGainMap(image) else { continue }
             let what = "the Ultra HDR gain map (MPF image \(position + 1))"
             do {
-                let metadata = try self.metadata(of: image, what: what)
+                let mapping = try self.mapping(of: image, what: what)
+                let (metadata, samplesTurned) = (mapping.metadata, mapping.samplesTurned)
                 let source = "Ultra HDR gain map (MPF image \(position + 1))"
                 if GainMapForms.appleCanSay(metadata) {
                     let (map, stops) = GainMapForms.apple(fromISO: try EmbeddedImage.grey(image, what: what), metadata: metadata)
                     found.images.append((gainMapRole, map, AuxiliaryImageInfo(source: source)))
                     found.gainMap = GainMapMeaning(headroomStops: stops)
                 } else {
-                    let map = metadata.isMultichannel ? try EmbeddedImage.colour(image, what: what) : try EmbeddedImage.grey(image, what: what)
-                    found.images.append((.isoGainMap, map, AuxiliaryImageInfo(source: source + ", ISO 21496-1 form")))
+                    var map = metadata.isMultichannel ? try EmbeddedImage.colour(image, what: what) : try EmbeddedImage.grey(image, what: what)
+                    if samplesTurned { map = GainMapForms.turnedSamples(map, metadata: metadata) }
+                    found.images.append((.isoGainMap, map, AuxiliaryImageInfo(
+                        source: source + ", ISO 21496-1 form" + (samplesTurned ? " (an HDR base stated in hdrgm XMP, its samples turned)" : ""))))
                     found.gainMap = GainMapMeaning(iso21496: metadata.encoded(leadingVersion: false))
                 }
             } catch {
@@ -152,13 +158,20 @@ package enum UltraHDRJPEG {
 
     /// The mapping a gain map image states: its ISO 21496-1 APP2, else its hdrgm XMP.
     package static func metadata(of image: [UInt8], what: String) throws -> GainMapMetadata {
+        try mapping(of: image, what: what).metadata
+    }
+
+    /// The mapping a gain map image states, and whether its samples must be turned first (an HDR
+    /// base stated in hdrgm XMP alone).
+    static func mapping(of image: [UInt8], what: String) throws -> UltraHDRXMP.Mapping {
         if let segment = JPEGSegments.segments(of: image).first(where: \.isGainMapMetadata) {
-            return try GainMapMetadata(bytes: Array(segment.payload.dropFirst(GainMapMetadata.jpegSegmentHeader.count)), leadingVersion: false)
+            let metadata = try GainMapMetadata(bytes: Array(segment.payload.dropFirst(GainMapMetadata.jpegSegmentHeader.count)), leadingVersion: false)
+            return UltraHDRXMP.Mapping(metadata: metadata, samplesTurned: false)
         }
         guard let payload = JPEGSegments.app1Payload(startingWith: JPEGSegments.xmpHeader, in: image),
-            let metadata = try UltraHDRXMP.metadata(in: try XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count))))
+            let mapping = try UltraHDRXMP.mapping(in: try XMPPacket(Data(payload.dropFirst(JPEGSegments.xmpHeader.count))))
         else { throw MatteboxError("\(what) states no mapping") }
-        return metadata
+        return mapping
     }
 
     /// A whole APP2 segment holding `payload`.
