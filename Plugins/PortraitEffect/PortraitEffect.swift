@@ -158,6 +158,8 @@ final class PortraitEffect: PhotoProcessor {
         var settings = options
         settings.highlights = 0
         settings.background_image = nil
+        settings.keep_depth = 0
+        settings.depth_from = primaryResult.depth
         settings.focus = MBX_CV_FOCUS_DISPARITY
         settings.focus_disparity = primaryResult.focus_disparity
         settings.focus_band = primaryResult.sharp_band
@@ -328,6 +330,9 @@ final class PortraitEffect: PhotoProcessor {
         var matteView = matte?.visionImage
         var depthView = measured?.visionImage
         var result = mbx_cv_portrait_effect_result()
+        defer { mbx_cv_scene_depth_free(result.depth) }
+        // A gain map is blurred over the same edge-true depth, made once on the primary's sharper edges.
+        options.keep_depth = Self.gainMapRoles.contains { photo.image($0) != nil } ? 1 : 0
         var error = mbx_cv_error()
         let behind = backgroundImage
         let status = withUnsafePointer(to: behind) { image -> Int32 in

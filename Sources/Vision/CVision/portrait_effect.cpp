@@ -23,6 +23,11 @@
 #include <type_traits>
 #include <vector>
 
+/// A render's edge-true depth at its working size (CV_32F, 0 far ... 1 near), kept for a later render.
+struct mbx_cv_scene_depth {
+    cv::Mat depth;
+};
+
 namespace mbx {
 
 namespace {
@@ -295,6 +300,8 @@ static void replaceBackground(const PortraitScene &scene, float focus, const mbx
     }
 }
 
+extern "C" void mbx_cv_scene_depth_free(mbx_cv_scene_depth *depth) { delete depth; }
+
 extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_image *matte, const mbx_cv_image *disparity,
                                       const mbx_cv_portrait_effect_options *options, mbx_cv_image *output, mbx_cv_plane *alphaOut,
                                       mbx_cv_portrait_effect_result *result, mbx_cv_error *error) {
@@ -302,6 +309,7 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
         const auto started = std::chrono::steady_clock::now();
         StepClock step;
         checkPortraitArguments(image, matte, disparity, options, output, result);
+        result->depth = nullptr;
         const cv::Size size(image->width, image->height);
         const int longSide = std::max(size.width, size.height);
         // Rows are written while others are still read: an output over the photo itself reads a copy.
@@ -310,7 +318,10 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
         cv::Mat subject, depth;
         readSources(matte, disparity, options, subject, depth);
         step("photo, matte, depth read");
-        const PortraitScene scene = buildScene(photo, subject, depth, step);
+        const cv::Mat reused = options->depth_from && !depth.empty() ? options->depth_from->depth : cv::Mat();
+        cv::Mat kept;
+        const PortraitScene scene = buildScene(photo, subject, depth, step, reused, options->keep_depth ? &kept : nullptr);
+        result->depth = kept.empty() ? nullptr : new mbx_cv_scene_depth{kept};
         float depthOfField = 0;
         const float focus = focalPlane(scene, options, result, depthOfField);
         result->focus_disparity = focus;

@@ -70,7 +70,8 @@ cv::Mat workingAlpha(const PortraitScene &scene) {
 
 } // namespace
 
-PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, StepClock &step) {
+PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, StepClock &step,
+                         const cv::Mat &refined, cv::Mat *keep) {
     PortraitScene scene;
     scene.size = photo.size();
     scene.photo = photo;
@@ -103,8 +104,13 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
             cv::dilate(subject < 0.95f, outside, disc(band));
             unsure = inside & outside;
         }
-        depth = refineDisparity(guide, disparity, unsure);
-        step("depth refined");
+        if (refined.empty()) {
+            depth = refineDisparity(guide, disparity, unsure);
+        } else {
+            cv::resize(refined, depth, working, 0, 0, cv::INTER_LINEAR);
+        }
+        if (keep) *keep = depth.clone();
+        step(refined.empty() ? "depth refined" : "depth reused");
         if (!subject.empty()) subjectPlane = median(depth, subject > 0.5f);
         scene.subjectPlane = subjectPlane;
     } else {

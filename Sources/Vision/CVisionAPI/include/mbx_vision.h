@@ -270,7 +270,18 @@ typedef struct mbx_cv_portrait_effect_options {
                                              scaled to cover the photo, for MBX_CV_BACKGROUND_IMAGE */
     double focus_disparity, focus_band; /* for MBX_CV_FOCUS_DISPARITY: the plane on the 0...1 scale and
                                            the disparity kept sharp either side (an earlier result's) */
+    int keep_depth;         /* 1: the edge-true depth made is kept in result->depth, for a later render of
+                               the same scene (a gain map after its primary) */
+    const struct mbx_cv_scene_depth *depth_from; /* an earlier render's kept depth, used instead of making
+                               it again from this image's edges (NULL: made here) */
 } mbx_cv_portrait_effect_options;
+
+/* A render's edge-true depth, kept for a later render of the same scene: a gain
+ * map is blurred over the depth made on its primary's edges (sharper than its
+ * own, and the same as the primary's), not made again. Free with
+ * mbx_cv_scene_depth_free. */
+typedef struct mbx_cv_scene_depth mbx_cv_scene_depth;
+void mbx_cv_scene_depth_free(mbx_cv_scene_depth *depth);
 
 typedef struct mbx_cv_portrait_effect_result {
     double focus_disparity; /* the focal plane on the 0...1 disparity scale (0 farthest, 1 nearest) */
@@ -279,6 +290,8 @@ typedef struct mbx_cv_portrait_effect_result {
     int focus_from;         /* MBX_CV_FOCUSED_ON_* */
     double seconds;         /* time spent rendering */
     char depth_note[256];   /* with a matte alone, what the layered estimate did about the ground ("" when nothing) */
+    mbx_cv_scene_depth *depth; /* with options->keep_depth and measured depth: the edge-true depth (the
+                                  caller frees it), else NULL */
 } mbx_cv_portrait_effect_result;
 
 /* Renders a portrait effect into `output` (same size, channels and format as
