@@ -332,7 +332,7 @@ final class PortraitEffect: PhotoProcessor {
         var result = mbx_cv_portrait_effect_result()
         defer { mbx_cv_scene_depth_free(result.depth) }
         // A gain map is blurred over the same edge-true depth, made once on the primary's sharper edges.
-        options.keep_depth = Self.gainMapRoles.contains { photo.image($0) != nil } ? 1 : 0
+        if case .blur = background, Self.gainMapRoles.contains(where: { photo.image($0) != nil }) { options.keep_depth = 1 }
         var error = mbx_cv_error()
         let behind = backgroundImage
         let status = withUnsafePointer(to: behind) { image -> Int32 in

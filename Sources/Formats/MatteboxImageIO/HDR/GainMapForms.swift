@@ -84,27 +84,27 @@ package enum GainMapForms {
     /// per channel, so `min' + (max' - min') u^(1/gamma)` is `-(min + (max - min) v^(1/gamma))`.
     /// Exact for gamma 1 (u = 255 - v); within half an 8-bit step otherwise.
     package static func turnedSamples(_ map: PixelImage, metadata: GainMapMetadata) -> PixelImage {
-        let eight = map.converted(channels: map.channels, eightBit: true)
         let tables = metadata.channels.map { channel in
             (0..<256).map { sample -> UInt8 in
                 let turned = pow(max(0, 1 - pow(Double(sample) / 255, 1 / channel.gamma)), channel.gamma)
                 return UInt8(min(max((turned * 255).rounded(), 0), 255))
             }
         }
-        let out = PixelImage(width: eight.width, height: eight.height, channels: eight.channels, format: .uint8)
-        let source = eight.data.assumingMemoryBound(to: UInt8.self), target = out.data.assumingMemoryBound(to: UInt8.self)
-        for index in 0..<(eight.width * eight.height * eight.channels) {
-            target[index] = tables[tables.count == 3 ? index % eight.channels % 3 : 0][Int(source[index])]
-        }
-        return out
+        return mapped(map.converted(channels: map.channels, eightBit: true), through: tables)
     }
 
     /// Each sample of an 8-bit grey image looked up in `table`.
     private static func mapped(_ map: PixelImage, through table: [UInt8]) -> PixelImage {
-        let grey = map.channels == 1 && map.format == .uint8 ? map : map.converted(channels: 1, eightBit: true)
-        let out = PixelImage(width: grey.width, height: grey.height, channels: 1, format: .uint8)
-        let source = grey.data.assumingMemoryBound(to: UInt8.self), target = out.data.assumingMemoryBound(to: UInt8.self)
-        for index in 0..<(grey.width * grey.height) { target[index] = table[Int(source[index])] }
+        mapped(map.channels == 1 && map.format == .uint8 ? map : map.converted(channels: 1, eightBit: true), through: [table])
+    }
+
+    /// Each sample of an 8-bit image looked up in its channel's table (one table serves all).
+    private static func mapped(_ image: PixelImage, through tables: [[UInt8]]) -> PixelImage {
+        let out = PixelImage(width: image.width, height: image.height, channels: image.channels, format: .uint8)
+        let source = image.data.assumingMemoryBound(to: UInt8.self), target = out.data.assumingMemoryBound(to: UInt8.self)
+        for index in 0..<(image.width * image.height * image.channels) {
+            target[index] = tables[tables.count > 1 ? index % image.channels % tables.count : 0][Int(source[index])]
+        }
         return out
     }
 }
