@@ -126,6 +126,8 @@ struct ISOGainMapTests {
         #expect(toAVIF.status == 0 && !toAVIF.output.contains("'tmap' derived image"), "the tone map was named as lost: \(toAVIF.output)\(toAVIF.errors)")
         let (jpeg, toJPEG) = try process(avif, "process", ["--format", "jpeg"], into: "jpeg")
         #expect(toJPEG.status == 0 && toJPEG.output.contains("written as Ultra HDR"), "\(toJPEG.output)\(toJPEG.errors)")
+        // The AVIF's tone map item is not an item of a JPEG, but what it describes goes on as the Ultra HDR gain map.
+        #expect(toJPEG.output.contains("(the HDR rendition it describes goes on as the Ultra HDR gain map)"), "\(toJPEG.output)")
         for path in [heic, avif, jpeg] {
             let error = Self.error(original, try rendition(path))
             #expect(error < 0.02, "\(path): its HDR rendition is \(error * 100)% off the input's")

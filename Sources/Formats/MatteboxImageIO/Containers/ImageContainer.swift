@@ -73,8 +73,12 @@ extension ImageContainer {
                 + "the picture \(photo.primary.width)x\(photo.primary.height) \(photo.primary.format)"
         }
         if !holdsAuxiliaryImages, let original = photo.metadata.codedOrigins[.primary]?.file.bytes,
-            case let lost = HEIFOnePictureLosses.of(original), !lost.isEmpty
+            case var lost = HEIFOnePictureLosses.of(original), !lost.isEmpty
         {
+            // A JPEG written as Ultra HDR carries the HDR rendition a tone map item describes, in its own form.
+            if name == "jpeg", UltraHDRJPEG.carriesGainMap(photo) {
+                lost = lost.map { $0.hasPrefix("the 'tmap' derived image") ? $0 + " (the HDR rendition it describes goes on as the Ultra HDR gain map)" : $0 }
+            }
             notes["heifItems"] = "\(lost.joined(separator: "; ")) not kept: \(displayName) holds one picture (write HEIC with --format heic to keep them)"
         }
         if name != "jpeg", let original = photo.metadata.codedOrigins[.primary]?.file.bytes,

@@ -43,6 +43,14 @@ package enum UltraHDRJPEG {
         }
     }
 
+    /// Whether a JPEG encoded anew from `photo` is an Ultra HDR JPEG (its plan writes a gain map).
+    package static func carriesGainMap(_ photo: Photo) -> Bool {
+        switch plan(for: photo) {
+        case .write, .writeISO: true
+        case .none, .cannot: false
+        }
+    }
+
     /// The ISO 21496-1 metadata of the photo's `ImageRole.isoGainMap`; throws when it has none or it
     /// cannot be read, or when it does not fit the map (a map per channel that is grey).
     package static func isoMetadata(of photo: Photo) throws -> GainMapMetadata {
