@@ -170,6 +170,21 @@ struct FaceParserMatteTests {
         #expect(ours < 128, "the beard at (\(column), \(middle)) of Apple's matte is skin in ours: \(ours)")
     }
 
+    /// A shadow along one side of a jaw, or under the chin, is darker skin, not a beard: facial hair
+    /// crosses the face's middle between the nose and the chin. FASSEG's face 1 (stubble-free, labelled
+    /// skin there) keeps its skin at the left jaw's shadow and the throat, where a diagonal band and a
+    /// blob were cut out as beard before; the goatee in `aBeardIsLeftOut…` still is.
+    @Test func aShadowAlongTheJawStaysSkin() throws {
+        let labels = try ImageDecoder.decodePhoto(at: BuiltVisionPlugins.eval!.appendingPathComponent("faceparsing/fasseg_frontal02/labels/1.bmp")).primary
+        let skin = try #require(try Self.mattes(Self.face(1)).auxiliary[.skinMatte])
+        for (part, point) in ["the left jaw's shadow": (98, 451), "its lower end": (110, 460), "the throat": (194, 502)] {
+            let label = (0..<3).map { labels.sample(x: point.0, y: point.1, channel: $0) }
+            try #require(label[0] > 200 && label[1] > 200 && label[2] < 60, "FASSEG labels \(part) at \(point) \(label), not skin")
+            let value = skin.sample(x: point.0 * skin.width / labels.width, y: point.1 * skin.height / labels.height)
+            #expect(value >= 128, "\(part) at \(point) is skin; the matte has \(value)")
+        }
+    }
+
     /// Two people far apart: FASSEG's faces 3 and 10 on a 2000-pixel grey canvas, each beyond the
     /// other's square. The second face is parsed in a square of its own: its hair is found (before,
     /// only the largest face was parsed and the other got no hair at all).

@@ -121,9 +121,9 @@ void continueBeyondRegion(cv::Mat &matte, const cv::Mat &regions, const cv::Mat 
                           bool joined, int faceWidth);
 
 /// Takes a beard or moustache out of a hard skin mask (0/255): sizeable
-/// pieces below the nose, on the face's skin (`ground`, 0/255: not the neck),
-/// nearer in colour to the eyebrows (`brows`, 0/255) than to the upper face's
-/// bare skin.
+/// pieces below the nose that cross the face's midline, on the face's skin
+/// (`ground`, 0/255: not the neck), nearer in colour to the eyebrows (`brows`,
+/// 0/255) than to the upper face's bare skin.
 void leaveOutBeard(cv::Mat &skin, const cv::Mat &lab, const cv::Rect &face, const cv::Mat &brows, const cv::Mat &ground);
 
 } // namespace mbx

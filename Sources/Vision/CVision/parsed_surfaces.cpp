@@ -1,7 +1,7 @@
 // What a face parser's hair and skin need beyond its classes. CelebAMask-HQ
 // labels a beard as skin, Apple's skin matte leaves it out: the parts of the
-// lower face nearer the eyebrows' colours than the upper face's bare skin are
-// taken out. And the parser
+// lower face nearer the eyebrows' colours than the upper face's bare skin, in
+// pieces that cross the face's midline as facial hair does, are taken out. And the parser
 // sees a square about the face; hair that falls past the square's edge and
 // the body's skin (arms, hands) lie outside it. Both are carried on over the
 // person the portrait matte holds, by the colours the parser found inside the
@@ -10,6 +10,7 @@
 // own skin colour, as iOS's skin matte covers hands.
 #include "discs.hpp"
 #include "matte_steps.hpp"
+#include <cmath>
 #include <opencv2/imgproc.hpp>
 
 namespace mbx {
@@ -44,6 +45,34 @@ cv::Mat joinedTo(const cv::Mat &candidate, const cv::Mat &seed) {
             if (candidate.at<uchar>(y, x) && held[labels.at<int>(y, x)]) out.at<uchar>(y, x) = 255;
     return out;
 }
+
+/// The face's midline below the eyes: through the point between the two eyebrows, across the line
+/// joining them (so it leans with a rolled face); upright through the face box's centre when one brow
+/// is not seen. `across` gives a pixel's signed distance from it.
+struct Midline {
+    cv::Point2f through;
+    cv::Point2f along; // unit, left brow to right brow
+    float across(int x, int y) const { return (x - through.x) * along.x + (y - through.y) * along.y; }
+
+    static Midline of(const cv::Mat &brows, const cv::Rect &face) {
+        const float centre = face.x + face.width / 2.0f;
+        cv::Point2f sum[2] = {{0, 0}, {0, 0}};
+        int count[2] = {0, 0};
+        for (int y = 0; y < brows.rows; y++)
+            for (int x = 0; x < brows.cols; x++)
+                if (brows.at<uchar>(y, x)) {
+                    const int side = x < centre ? 0 : 1;
+                    sum[side] += cv::Point2f(float(x), float(y));
+                    count[side]++;
+                }
+        if (count[0] < 10 || count[1] < 10) return {{centre, float(face.y)}, {1, 0}};
+        const cv::Point2f left = sum[0] / count[0], right = sum[1] / count[1];
+        const cv::Point2f join = right - left;
+        const float length = std::sqrt(join.dot(join));
+        if (length < 1) return {{centre, float(face.y)}, {1, 0}};
+        return {(left + right) / 2, join / length};
+    }
+};
 
 /// The pieces of `mask` of at least `smallest` pixels.
 cv::Mat piecesOfAtLeast(const cv::Mat &mask, int smallest) {
@@ -89,15 +118,24 @@ void leaveOutBeard(cv::Mat &skin, const cv::Mat &lab, const cv::Rect &face, cons
     cv::morphologyEx(beard, beard, cv::MORPH_CLOSE, disc(std::max(1, face.width / 40)));
     // A beard or moustache is a sizeable piece, mostly below the nose: its part below the nose's line
     // is left out. A piece mostly above it is a shadow on the cheek or head and stays skin whole.
+    // And facial hair grows across the face's middle (a moustache over the lip, a goatee or chinstrap
+    // on the chin, a full beard over both), between the nose and the chin: a piece on one side only is
+    // the shadow along a jaw or under a cheekbone, and stays skin.
     cv::Mat labels, stats, centroids;
     const int count = cv::connectedComponentsWithStats(beard, labels, stats, centroids, 8, CV_32S);
-    std::vector<int> above(count, 0);
+    std::vector<int> above(count, 0), onMidline(count, 0);
     for (int y = 0; y < std::min(noseLine, labels.rows); y++)
         for (int x = 0; x < labels.cols; x++) above[labels.at<int>(y, x)]++;
+    const Midline midline = Midline::of(brows, face);
+    const float strip = std::max(1.0f, face.width / 40.0f);
+    const int chinLine = std::min(labels.rows, face.y + face.height + face.height / 10);
+    for (int y = std::max(0, noseLine); y < chinLine; y++)
+        for (int x = 0; x < labels.cols; x++)
+            if (std::abs(midline.across(x, y)) <= strip) onMidline[labels.at<int>(y, x)]++;
     const int smallest = std::max(16, face.width * face.width / 200);
     for (int label = 1; label < count; label++) {
         const int area = stats.at<int>(label, cv::CC_STAT_AREA);
-        if (area < smallest || above[label] * 2 > area) continue;
+        if (area < smallest || above[label] * 2 > area || onMidline[label] == 0) continue;
         cv::Mat piece = labels == label;
         piece.rowRange(0, std::min(noseLine, piece.rows)).setTo(0);
         skin.setTo(0, piece);
