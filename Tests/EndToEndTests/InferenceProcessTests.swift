@@ -4,7 +4,8 @@ import Testing
 
 /// A batch with several workers runs its networks in one inference process
 /// (`mattebox inference-server`): each network is held once, the mattes are
-/// the same as one worker makes them itself, and a crash in inference fails
+/// the same as one worker makes them itself (reading the network again for
+/// each photo, as a process running its own lets it go after each), and a crash in inference fails
 /// only the photos in flight. The network is a tiny ONNX file written here
 /// (blue is the person), so no installed model is needed.
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/doc/opencv-doc/examples/data/messi5.jpg"),

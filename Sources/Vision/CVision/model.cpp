@@ -220,6 +220,12 @@ extern "C" int mbx_cv_model_mattes(const mbx_cv_image *image, const mbx_cv_matte
         }
         std::vector<mbx::Parse> parses;
         for (const mbx_cv_rect &each : faces) parses.push_back(mbx::parse(frame, frame.toWorking(each), *model));
+        // A process that runs its networks itself (one worker, the camera, a render) lets this one go
+        // now, before the mattes are finished and encoded beside it: a dense network's buffers are the
+        // largest thing such a process holds (MODNet's 222 MiB against x265's 162), and reading it
+        // again for the next photo takes 50-85 ms. The batch's inference process keeps it for all its
+        // workers.
+        mbx::releaseNetwork(path, mbx::NetworkLayout::unfused);
         cv::Mat guide, person;
         if (model->person && model->crop > 0) {
             cv::Mat given = mbx::upright(mbx::toGrey8(*model->person, "portrait matte"), frame.orientation);

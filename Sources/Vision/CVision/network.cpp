@@ -260,14 +260,32 @@ void serveConnection(int fd, std::mutex &lock, Networks &networks) {
 
 } // namespace
 
+namespace {
+
+/// Whether the batch's inference process runs the networks (MATTEBOX_INFERENCE_SOCKET), and where.
+const char *inferenceSocket() {
+    const char *socketPath = std::getenv("MATTEBOX_INFERENCE_SOCKET");
+    return socketPath && *socketPath ? socketPath : nullptr;
+}
+
+/// The networks this thread has loaded: one per thread, file and layout, as cv::dnn::Net is not safe
+/// to run from two threads at once.
+Networks &threadNetworks() {
+    thread_local Networks networks;
+    return networks;
+}
+
+} // namespace
+
 std::vector<cv::Mat> runNetwork(const std::string &path, const cv::Mat &blob, const std::vector<std::string> &outputs,
                                 const char *what, NetworkLayout layout) {
-    const char *socketPath = std::getenv("MATTEBOX_INFERENCE_SOCKET");
-    if (socketPath && *socketPath) return runRemotely(socketPath, path, blob, outputs, what, layout);
-    // One loaded network per thread, file and layout: cv::dnn::Net is not safe
-    // to run from two threads at once.
-    thread_local Networks networks;
-    return forward(loaded(networks, path, layout), path, blob, outputs, what);
+    if (const char *socketPath = inferenceSocket()) return runRemotely(socketPath, path, blob, outputs, what, layout);
+    return forward(loaded(threadNetworks(), path, layout), path, blob, outputs, what);
+}
+
+void releaseNetwork(const std::string &path, NetworkLayout layout) {
+    if (inferenceSocket()) return;
+    threadNetworks().erase({path, layout});
 }
 
 int loadedNetworkCount() { return networksLoaded.load(); }

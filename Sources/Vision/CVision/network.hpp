@@ -28,6 +28,12 @@ enum class NetworkLayout : uint32_t { fused = 0, unfused = 1 };
 std::vector<cv::Mat> runNetwork(const std::string &path, const cv::Mat &blob, const std::vector<std::string> &outputs,
                                 const char *what, NetworkLayout layout = NetworkLayout::fused);
 
+/// Frees this thread's copy of a network it loaded itself: its weights and the working buffers
+/// cv::dnn keeps between runs (MODNet's 222 MiB at 512x512, the face parser's 81). The next run reads
+/// the file again (MODNet 50 ms, the face parser 85). A no-op where the batch's inference process
+/// holds the network for all its workers.
+void releaseNetwork(const std::string &path, NetworkLayout layout);
+
 /// How many networks this process has loaded (the inference process reports it).
 int loadedNetworkCount();
 
