@@ -353,7 +353,7 @@ final class PortraitEffect: PhotoProcessor {
         if let gainNote { note += "; \(gainNote)" }
         let ground = withUnsafeBytes(of: result.depth_note) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         if !ground.isEmpty { note += "; \(ground)" }
-        if matte != nil, measured == nil {
+        if matte != nil, measured == nil, photo.string("shared." + PortraitMatteSubject.sharedName) != PortraitMatteSubject.salientObject {
             note += "; what the subject holds is not placed with it (a person matte holds the person alone)"
         }
         try photo.setString("note.portraitEffect", note)

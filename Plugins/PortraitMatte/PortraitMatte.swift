@@ -146,6 +146,7 @@ final class PortraitMatte: PhotoProcessor {
         try photo.setString(
             "note.portraitMatteMethod",
             "no face found: the photo's salient object as the subject, by \(salient.method), not a person matte")
+        try photo.setString("shared." + PortraitMatteSubject.sharedName, PortraitMatteSubject.salientObject)
         return true
     }
 }

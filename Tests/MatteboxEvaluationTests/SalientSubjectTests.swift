@@ -77,6 +77,27 @@ import Testing
         }
     }
 
+    /// A photo stored on its side (orientation 5: a stick lying along wood, seen upright reaching the
+    /// bottom edge): the ground is looked for under the subject as the photo is seen, so there is none,
+    /// and the whole wood blurs evenly (before, a "ground" beside the stick in the stored rows stayed
+    /// sharp in ragged patches along the grain). The note does not call the salient object's matte a
+    /// person matte.
+    @Test(.enabled(if: ready, "\(missing)"))
+    func aSubjectOnItsSideHasNoGroundBesideIt() throws {
+        let rendered = try Self.render(try Self.photo("openize__iphone_rotated_and_mirrored.heic"), "aperture: 4.5", salient: true)
+        let note = rendered.metadata.notes["portraitEffect"] ?? ""
+        #expect(note.contains("reaches the bottom of the frame") && !note.contains("ground under the subject's feet"), "\(note)")
+        #expect(!note.contains("a person matte"), "\(note)")
+        // Upright: the stick on the left third, the wood beside it; the wood right of it, where the
+        // ragged sharp patch was, blurs like the rest of the wood.
+        let original = try Self.photo("openize__iphone_rotated_and_mirrored.heic").displayedUpright().primary
+        let patch = (900..<1300, 1000..<1400), wood = (1700..<2100, 2400..<2800)
+        let keptInPatch = Self.detail(rendered.primary, x: patch.0, y: patch.1) / Self.detail(original, x: patch.0, y: patch.1)
+        let keptInWood = Self.detail(rendered.primary, x: wood.0, y: wood.1) / Self.detail(original, x: wood.0, y: wood.1)
+        // (Before: 0.18 of the detail kept beside the stick, 0.004 below it.)
+        #expect(keptInPatch < 0.05 && keptInWood < 0.05, "the wood blurs evenly: kept \(keptInPatch) beside the stick, \(keptInWood) below")
+    }
+
     /// A photo with no face and nothing standing out stays an error, and says why.
     @Test(.enabled(if: installed && FileManager.default.fileExists(atPath: "/usr/share/doc/opencv-doc/examples/data/building.jpg"),
                    "U²-Net-p or opencv-doc's building.jpg is missing"))

@@ -11,6 +11,7 @@
 //   far side by its colour (a soft edge stays soft).
 // - With a matte and no depth the subject stands in front of a far
 //   background, the ground under its feet receding from them (ground.cpp).
+#include "bridge.hpp"
 #include "discs.hpp"
 #include "ground.hpp"
 #include "portrait_scene.hpp"
@@ -70,7 +71,7 @@ cv::Mat workingAlpha(const PortraitScene &scene) {
 
 } // namespace
 
-PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, StepClock &step,
+PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, int orientation, StepClock &step,
                          const cv::Mat &refined, cv::Mat *keep) {
     PortraitScene scene;
     scene.size = photo.size();
@@ -114,8 +115,10 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
         if (!subject.empty()) subjectPlane = median(depth, subject > 0.5f);
         scene.subjectPlane = subjectPlane;
     } else {
-        GroundEstimate ground = estimateGround(guide, subject);
-        depth = ground.disparity;
+        // The ground lies under the subject's feet as the photo is seen, not as its pixels are stored
+        // (a phone held upright stores them on their side).
+        GroundEstimate ground = estimateGround(upright(guide, orientation), subject.empty() ? subject : upright(subject, orientation));
+        depth = stored(ground.disparity, orientation);
         scene.groundNote = ground.note;
     }
     step("ground or subject plane");

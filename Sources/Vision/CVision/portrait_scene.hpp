@@ -94,9 +94,11 @@ class SceneRows {
 /// colour, the matte's subject made one plane, or without depth the matte's
 /// layered estimate (the subject in front, the rest far, the ground under the
 /// subject receding from its feet).
-/// `refined`: an earlier render's edge-true depth of the same scene (at its own working size), used
-/// instead of refining `disparity` on this photo's edges; `keep` (may be null) receives the one made.
-PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, StepClock &step,
+/// `orientation`: the photo's EXIF orientation (1-8), the pixels being stored: the ground lies below
+/// the subject as the photo is seen. `refined`: an earlier render's edge-true depth of the same scene
+/// (at its own working size), used instead of refining `disparity` on this photo's edges; `keep` (may
+/// be null) receives the one made.
+PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, int orientation, StepClock &step,
                          const cv::Mat &refined = cv::Mat(), cv::Mat *keep = nullptr);
 
 /// Receives a finished full-size row (RGB float 0...1, not yet clamped).
