@@ -119,8 +119,9 @@ struct FaceParserMatteTests {
 
     /// Apple's skin matte leaves a beard out; CelebAMask-HQ, which the parser learnt from, calls a beard
     /// skin. On the bearded iPhone portrait (`fidmaa…heic_face_data`, Apple's own mattes inside) the
-    /// parser's skin matte, made anew, agrees with Apple's better than the classical method's does,
-    /// and the middle of the beard below the mouth is not skin where Apple's says so.
+    /// parser's skin matte, made anew, agrees with Apple's better than the classical method's does
+    /// (IoU 0.83; 0.79 when each pixel's colour decided alone, leaving the beard's lighter, mixed
+    /// parts as skin), and the middle of the beard below the mouth is not skin where Apple's says so.
     @Test func aBeardIsLeftOutOfTheSkinAsApplesMatteLeavesIt() throws {
         let url = try #require(TestEnvironment.shared?.appendingPathComponent("depth-samples/fidmaa__portrait-analyser__heic_face_data.heic"))
         let original = try ImageDecoder.decodePhoto(at: url)
@@ -146,7 +147,7 @@ struct FaceParserMatteTests {
         }
         let parser = try remade("faceparser"), classical = try remade("none")
         let parserIoU = agreement(parser), classicalIoU = agreement(classical)
-        #expect(parserIoU > classicalIoU && parserIoU >= 0.75, "IoU with Apple's skin matte: parser \(parserIoU), classical \(classicalIoU)")
+        #expect(parserIoU > classicalIoU && parserIoU >= 0.81, "IoU with Apple's skin matte: parser \(parserIoU), classical \(classicalIoU)")
         // The chin's beard in Apple's matte: the longest run of skin-free rows between skin (the chin's
         // edge above, the neck below) in the face's middle column, below the photo's middle.
         let column = apple.width / 2

@@ -104,14 +104,23 @@ void leaveOutBeard(cv::Mat &skin, const cv::Mat &lab, const cv::Rect &face, cons
     const ColourModel::Fitting fitting{true, 1.5};
     const ColourModel bare = ColourModel::fit(bareSamples, fitting);
     const ColourModel hair = ColourModel::fit(browSamples, fitting);
-    // On the face's skin (a shadow on the neck is not a beard): skin clearly nearer the brows' colours than the bare skin's (at half the
-    // distance or less, so skin in shadow or coloured light stays skin).
     cv::Mat around = cv::Mat::zeros(skin.size(), CV_8U);
     const cv::Rect face2 = cv::Rect(face.x - face.width / 4, face.y, face.width * 3 / 2, face.height * 2) & frame;
     if (face2.area() <= 0) return;
     around(face2).setTo(255);
     const cv::Mat toHair = hair.distance(lab), toBare = bare.distance(lab);
-    cv::Mat beard = (toHair * 2 < toBare) & (toHair < 16.3f) & skin & ground & around;
+    // On the face's skin (a shadow on the neck is not a beard). A beard seen closely is a mix of hairs
+    // and the skin between them: what tells it is how much of a neighbourhood is hair, not each pixel
+    // (a pixel-by-pixel test left the beard's lighter, mixed parts as skin, Apple's matte does not). A
+    // pixel is hair when clearly nearer the brows' colours than the bare skin's (at half the distance
+    // or less, so skin in shadow or coloured light stays skin) and within the brows' own (99.9%); a
+    // beard is where most of a neighbourhood a thirtieth of the face across is hair.
+    const cv::Mat onFace = skin & ground & around;
+    const cv::Mat hairLike = (toHair * 2 < toBare) & (toHair < 16.3f) & onFace;
+    cv::Mat density;
+    const int window = std::max(3, face.width / 30) | 1;
+    cv::boxFilter(hairLike, density, CV_32F, cv::Size(window, window), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
+    cv::Mat beard = (density > 127.5f) & onFace;
     // A beard is thick (a moustache is about a tenth of the face tall); the line of shadow along a jaw
     // or a crease is not: opening by a disc a fifteenth of the face across takes those away.
     cv::morphologyEx(beard, beard, cv::MORPH_OPEN, disc(std::max(1, face.width / 30)));
