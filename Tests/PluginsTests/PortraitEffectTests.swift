@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxImageOps
 import MatteboxTestSupport
 import Testing
 
@@ -149,32 +150,17 @@ import Testing
         #expect(notes["portraitEffect"]?.contains("ground") == true, "\(notes)")
     }
 
-    /// `image` stored as a phone held upright stores it, for EXIF orientation 6 (turned a quarter
-    /// clockwise to be seen), or with `back` the stored one turned upright again.
-    static func turnedForOrientation6(_ image: PixelImage, back: Bool = false) -> PixelImage {
-        let turned = PixelImage(width: image.height, height: image.width, channels: image.channels, format: image.format)
-        let pixelBytes = image.channels * image.format.bytesPerSample
-        for y in 0..<turned.height {
-            for x in 0..<turned.width {
-                // Stored (x, y) is upright (width - 1 - y, x); upright (x, y) is stored (y, storedHeight - 1 - x).
-                let (fromX, fromY) = back ? (y, image.height - 1 - x) : (image.width - 1 - y, x)
-                (turned.data + (y * turned.width + x) * pixelBytes)
-                    .copyMemory(from: image.data + (fromY * image.width + fromX) * pixelBytes, byteCount: pixelBytes)
-            }
-        }
-        return turned
-    }
-
     /// The ground is looked for below the subject as the photo is seen, not as its pixels are stored:
     /// the scene stored turned a quarter (EXIF orientation 6, as a phone held upright stores it)
     /// renders as the upright scene does, the light beside the feet on the ground and nearly sharp.
     /// (Before, the "ground" was the background beside the subject, where the stored rows end.)
     @Test func aMatteAloneFindsTheGroundBelowTheSubjectAsThePhotoIsSeen() throws {
         let scene = Self.scene()
-        let stored = Scene(photo: Self.turnedForOrientation6(scene.photo), matte: Self.turnedForOrientation6(scene.matte),
-                           disparity: Self.turnedForOrientation6(scene.disparity))
+        // Orientation 6 is seen turned a quarter clockwise, so it stores the upright scene turned back.
+        let storedTurn = { (image: PixelImage) in try ImageGeometry.apply(.rotate270, to: image) }
+        let stored = Scene(photo: try storedTurn(scene.photo), matte: try storedTurn(scene.matte), disparity: try storedTurn(scene.disparity))
         let turned = try Self.render(stored, "aperture: 2, highlights: 0", depth: false, orientation: 6)
-        let seen = Self.turnedForOrientation6(turned.primary, back: true)
+        let seen = try ImageGeometry.apply(.rotate90, to: turned.primary)
         let far = Self.radius(aperture: 2, disparityDifference: 1)
         let onTheGround = Self.bokeh(seen, around: Self.farLights[1], reach: Int(far * 1.6))
         #expect(onTheGround.diameter < 0.3 * 2 * far, "the light beside the feet is on the ground: diameter \(onTheGround.diameter)")
