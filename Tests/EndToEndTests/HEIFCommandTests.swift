@@ -158,6 +158,19 @@ private let heicSamples = TestEnvironment.shared?.appendingPathComponent("heic-s
         }
     }
 
+    /// Reprocessing an iPhone photo the mattes pipeline has nothing to add to (no face in it) gives the
+    /// photo back byte for byte, as a user syncing or deduplicating a library needs: not an equal file
+    /// laid out anew without its MIAF brands.
+    @Test(.enabled(if: heicSamples != nil, "../shared/heic-samples is not beside this checkout; skipping iPhone samples"))
+    func aPhotoThePipelineLeftAsItWasIsWrittenAsItsOwnBytes() throws {
+        let input = heicSamples!.appendingPathComponent("exif-samples__iphone_13_pro_max.HEIC")
+        let out = folder.appendingPathComponent("unchanged")
+        let run = mattebox(["process", input.path, "-o", out.path, "--pipeline", "portrait-mattes"])
+        #expect(run.status == 0 && run.output.contains("no face found"), "\(run.output)\(run.errors)")
+        let written = try Data(contentsOf: out.appendingPathComponent("exif-samples__iphone_13_pro_max.heic"))
+        #expect(written == (try Data(contentsOf: input)), "\(written.count) bytes against \((try? Data(contentsOf: input))?.count ?? 0)")
+    }
+
     /// Each auxiliary image's type and displayed size, sorted.
     private func auxiliarySignature(_ summary: [String: Any]) -> [String] {
         ((summary["auxiliary"] as? [[String: Any]]) ?? []).map { aux in

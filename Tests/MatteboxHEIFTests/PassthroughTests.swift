@@ -193,7 +193,34 @@ struct CarryOverTests {
         let tmap = try #require(after.itemOrder.first { after.items[$0]?.type == "tmap" })
         #expect(after.targets(of: tmap, by: "dimg").first == after.primaryID)
         #expect(Set(after.entityGroups.first { $0.type == "altr" }?.entities ?? []) == [tmap, after.primaryID])
-        #expect(after.codedSize(of: tmap)?.width == after.codedSize(of: after.primaryID)?.width)
+        // Made from the primary as shown (HEIF 6.6.1), as the input's was: its upright size, no turn of its own.
+        let before = try HEIFFile(bytes: original)
+        let inputToneMap = try #require(before.itemOrder.first { before.items[$0]?.type == "tmap" })
+        let primary = try #require(after.codedSize(of: after.primaryID))
+        #expect(after.codedSize(of: tmap)! == before.codedSize(of: inputToneMap)! && after.codedSize(of: tmap)! == (primary.height, primary.width))
+        #expect(after.properties(of: tmap).map(\.property.box) == before.properties(of: inputToneMap).map(\.property.box))
+    }
+
+    /// A photo nothing changed (a portrait-mattes run that found no face) is written as its input's own
+    /// bytes: its MIAF brands (`miaf`, `MiHE`, `MiPr`, `MiHB`) and layout too, not an equal file laid out anew.
+    @Test func anUnchangedPhotoIsItsInputsOwnBytes() throws {
+        let input = [UInt8](try Data(contentsOf: iPhoneSamples!.appendingPathComponent("exif-samples__iphone_13_pro_max.HEIC")))
+        var photo = try HEIFReader.readPhoto(input)
+        let (unchanged, notKept) = try HEIFWriter.encodeReporting(photo)
+        #expect(notKept.isEmpty && [UInt8](unchanged) == input, "\(unchanged.count) bytes against \(input.count): \(notKept)")
+        // One matte more: the file is built anew, keeping the input's coded images.
+        photo.setAuxiliary(PixelImage(width: 64, height: 48, channels: 1, format: .uint8), for: .portraitMatte)
+        let changed = try HEIFFile(bytes: [UInt8](try HEIFWriter.encodeReporting(photo).data)), before = try HEIFFile(bytes: input)
+        #expect(changed.itemOrder.count == before.itemOrder.count + 2, "the matte and its XMP")
+        #expect(try changed.data(of: changed.primaryID) == (try before.data(of: before.primaryID)))
+    }
+
+    /// Nor is an input libheif refuses (iOS 18's links to two images, before libheif 1.18) written as it
+    /// is: the file built anew, which libheif opens, is.
+    @Test func anUnchangedPhotoLibheifRefusesIsBuiltAnew() throws {
+        let photo = try HEIFReader.readPhoto(original)
+        let data = try HEIFWriter.encodeReporting(photo).data
+        #expect([UInt8](data) != original && HEIFWriter.libheifRefusal([UInt8](data)) == nil)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MatteboxCore
+import MatteboxISOBMFF
 import MatteboxTestSupport
 import Testing
 
@@ -20,6 +21,20 @@ struct ToneMapTests {
         #expect(metadata.baseHeadroom == 0, "the primary is SDR")
         #expect(abs(metadata.alternateHeadroom - makerNote.stops) < 0.02, "tmap \(metadata.alternateHeadroom) stops, maker note \(makerNote.stops)")
         #expect(metadata.channels.count == 1 && abs(metadata.channels[0].gainMapMax - metadata.alternateHeadroom) < 1e-6)
+    }
+
+    /// A tone map made here for a photo stored turned (irot 3, as most iPhone photos are) is made from
+    /// the primary and gain map as shown (HEIF 6.6.1: a derived image's inputs are output images), so it
+    /// has the upright size and no turn of its own, as iOS 18 writes one; turned again, an HDR reader
+    /// would show the HDR rendition on its side.
+    @Test func aToneMapMadeHereHasThePhotosUprightSizeAndNoTurn() throws {
+        let photo = try HEIFReader.readPhoto(at: iPhoneSamples!.appendingPathComponent("exif-samples__iphone_13_pro_max.HEIC"))
+        let written = try HEIFFile(bytes: [UInt8](try HEIFWriter.encode(photo, options: HEIFWriteOptions(preset: "ultrafast", passthrough: false))))
+        let toneMap = try #require(written.itemOrder.first { written.items[$0]?.type == "tmap" })
+        let primary = try #require(written.codedSize(of: written.primaryID))
+        #expect(written.property("irot", of: written.primaryID)?.value == .rotation(quarterTurns: 3))
+        #expect(written.codedSize(of: toneMap)! == (primary.height, primary.width), "\(written.codedSize(of: toneMap)!) against the primary's \(primary)")
+        #expect(!written.properties(of: toneMap).contains { ["irot", "imir", "clap"].contains($0.property.type) })
     }
 
     @Test func aPhotoWithoutOneHasNoToneMap() throws {

@@ -14,12 +14,16 @@ enum HEIFCarryOver {
     /// here; `encodedAgain`: encoded again from unchanged pixels, as for another
     /// codec, which a derived image made from pixels still describes) and the
     /// entity groups whose members were; names the rest in `notKept`. Returns the
-    /// brands the file then needs. `encodedSize`: the size the primary was encoded
-    /// again at, which a derived image over images encoded again takes as its own
-    /// (the input may have stored it turned, as iPhones do).
+    /// brands the file then needs.
+    ///
+    /// A derived image is made from its inputs' output images, each already turned by its own
+    /// `irot`/`imir` (HEIF 6.6.1; libheif's `iden` decodes its input so; iOS 18 writes its `tmap`
+    /// at the photo's upright size with no turn of its own). So a derived image keeps its own
+    /// properties, and one made from the primary takes the primary's size as shown
+    /// (`shownSize`), which a stage may have turned.
     static func derivedImagesAndGroups(
         from source: HEIFFile, copied: inout [UInt32: UInt16], encodedAgain: [UInt32: UInt16] = [:],
-        encodedSize: (width: Int, height: Int)? = nil, transforms: [[UInt8]], into builder: inout HEIFBuilder, notKept: inout [String]
+        shownSize: (width: Int, height: Int), into builder: inout HEIFBuilder, notKept: inout [String]
     ) throws -> [String] {
         var brands: [String] = []
         var written = copied.merging(encodedAgain) { copy, _ in copy }
@@ -31,16 +35,15 @@ enum HEIFCarryOver {
                 continue
             }
             let derived = try builder.addItem(type: item.type, hidden: item.isHidden, data: try source.data(of: id))
-            let resized = inputs.contains { encodedAgain[$0] != nil && copied[$0] == nil } ? encodedSize : nil
-            for (property, essential) in source.properties(of: id) where property.type != "irot" && property.type != "imir" {
-                if let resized, property.type == "ispe" {
-                    let ispe = ByteWriter.fullBox("ispe") { $0.u32(UInt32(resized.width)); $0.u32(UInt32(resized.height)) }
+            let overPrimary = inputs.contains(source.primaryID)
+            for (property, essential) in source.properties(of: id) {
+                if overPrimary, property.type == "ispe" {
+                    let ispe = ByteWriter.fullBox("ispe") { $0.u32(UInt32(shownSize.width)); $0.u32(UInt32(shownSize.height)) }
                     builder.associate(derived, property: ispe, essential: essential)
                 } else {
                     builder.associate(derived, property: property.box, essential: essential)
                 }
             }
-            for box in transforms { builder.associate(derived, property: box, essential: true) }
             builder.addReference("dimg", from: derived, to: inputs.map { written[$0]! })
             written[id] = derived
             copied[id] = derived

@@ -11,15 +11,16 @@ import MatteboxMetadata
 enum HEIFToneMap {
     static let gainMapRole = ImageRole.appleHDRGainMap
 
-    /// Adds the `tmap` item (at the primary's stored `size`, turned as it is), its references and group.
+    /// Adds the `tmap` item, its references and group. It is made from the primary and gain map as
+    /// they are shown, each turned by its own `irot`/`imir` (HEIF 6.6.1), so it has the primary's
+    /// `shownSize` and no turn of its own, as iOS 18 writes it.
     static func add(
-        over primary: UInt16, gainMap: UInt16, metadata: GainMapMetadata, size: (width: Int, height: Int), transforms: [[UInt8]],
+        over primary: UInt16, gainMap: UInt16, metadata: GainMapMetadata, shownSize size: (width: Int, height: Int),
         to builder: inout HEIFBuilder
     ) throws {
         let item = try builder.addItem(type: "tmap", hidden: false, data: metadata.encoded(leadingVersion: true))
         let ispe = ByteWriter.fullBox("ispe") { $0.u32(UInt32(size.width)); $0.u32(UInt32(size.height)) }
         builder.associate(item, property: ispe, essential: false)
-        for box in transforms { builder.associate(item, property: box, essential: true) }
         builder.addReference("dimg", from: item, to: [primary, gainMap])
         builder.addEntityGroup("altr", items: [item, primary])
         builder.compatibleBrands.append("tmap")

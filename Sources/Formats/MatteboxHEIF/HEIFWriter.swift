@@ -161,6 +161,7 @@ package enum HEIFWriter {
         guard (1...100).contains(options.quality) else {
             throw MatteboxError("HEIF quality \(options.quality) is outside 1...100")
         }
+        let notKeptBefore = notKept.count
         var settings = baseSettings(photo, options)
         var builder = HEIFBuilder()
         builder.majorBrand = options.codec.majorBrand
@@ -190,8 +191,7 @@ package enum HEIFWriter {
         if let source {
             try HEIFCarryOver.otherImages(from: source, copied: &copied, into: &builder)
             let brands = try HEIFCarryOver.derivedImagesAndGroups(
-                from: source, copied: &copied, encodedAgain: encodedAgain,
-                encodedSize: copiedPrimary == nil ? frame.storedSize(of: photo.primary) : nil, transforms: frame.transforms,
+                from: source, copied: &copied, encodedAgain: encodedAgain, shownSize: frame.shownSize(of: photo.primary),
                 into: &builder, notKept: &notKept)
             builder.compatibleBrands += brands.filter { !builder.compatibleBrands.contains($0) }
             try HEIFCarryOver.descriptions(from: source, copied: copied, into: &builder, notKept: &notKept)
@@ -203,16 +203,24 @@ package enum HEIFWriter {
             // A gain map encoded here (AVIF, one from an Ultra HDR JPEG) gets the ISO 21496-1 tone map
             // AVIF readers look for, as iOS 18 writes one beside Apple's.
             try HEIFToneMap.add(over: primary, gainMap: gainMap, metadata: HEIFToneMap.isoDescription(headroomStops: stops).metadata,
-                                size: frame.storedSize(of: photo.primary), transforms: frame.transforms, to: &builder)
+                                shownSize: frame.shownSize(of: photo.primary), to: &builder)
         } else if !builder.compatibleBrands.contains("tmap"), let gainMap = encoded[.isoGainMap],
             let bytes = photo.metadata.gainMap.iso21496
         {
             // A gain map kept in ISO 21496-1's form exists only through its tone map (the input's was
             // carried above when nothing it is made from changed).
             try HEIFToneMap.add(over: primary, gainMap: gainMap, metadata: try GainMapMetadata(bytes: bytes, leadingVersion: false),
-                                size: frame.storedSize(of: photo.primary), transforms: frame.transforms, to: &builder)
+                                shownSize: frame.shownSize(of: photo.primary), to: &builder)
         }
-        return try builder.serialize()
+        let written = try builder.serialize()
+        // A photo no stage changed is its input's own bytes (brands and layout included), not an equal rewrite,
+        // unless libheif refuses the input (iOS 18's links to two images, for libheif before 1.18).
+        if let source, notKept.count == notKeptBefore, let built = try? HEIFFile(bytes: written), HEIFSameContent.holds(built, source),
+            libheifRefusal(source.bytes) == nil
+        {
+            return source.bytes
+        }
+        return written
     }
 
     /// The one frame every image is stored in, and how it is shown.
@@ -234,9 +242,9 @@ package enum HEIFWriter {
             stored == shown ? image : try StoredFrame.align(image, from: shown, to: stored)
         }
 
-        /// The size `image` is stored at in this frame (its `ispe`).
-        func storedSize(of image: PixelImage) -> (width: Int, height: Int) {
-            stored.swapsDimensions == shown.swapsDimensions ? (image.width, image.height) : (image.height, image.width)
+        /// The size `image` (which lies as its pixels were decoded) is shown at: turned by the photo's orientation.
+        func shownSize(of image: PixelImage) -> (width: Int, height: Int) {
+            shown.swapsDimensions ? (image.height, image.width) : (image.width, image.height)
         }
     }
 
