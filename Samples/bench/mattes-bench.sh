@@ -8,6 +8,8 @@
 # second, untimed run). Then each
 # process's own peak at -j 2, and the worker's peak per step of one photo
 # (decode, each stage, encode: `process --timings`).
+# Last, twelve 1 MP photos made from the four (as many photos at once as cores), against
+# heif-enc on the same twelve.
 # Inputs: the LaPa face and FASSEG faces 1, 3 and 5 from ../shared, upscaled
 # to 3024x4032; without ../shared, opencv-doc's messi5 upscaled to 4032x3024
 # and three mirrored or cropped copies of it.
@@ -36,6 +38,18 @@ else
     vips flip "$inputs/messi5-tall.jpg" "$inputs/messi5-tall-flipped.jpg[Q=92]" horizontal
 fi
 photos=("$inputs"/*.jpg)
+# Twelve 1 MP photos (864x1152, and 1152x864 crops), three from each: what a camera's small
+# captures or a batch of web-sized photos pay, where the fixed costs of a photo and a process count most.
+small="$work/small"
+rm -rf "$small" && mkdir -p "$small"
+n=0
+for f in "${photos[@]}"; do
+    n=$((n + 1))
+    vips thumbnail "$f" "$small/small-$n-a.jpg[Q=92]" 864 --height 1152 --size force --crop centre
+    vips flip "$small/small-$n-a.jpg" "$small/small-$n-b.jpg[Q=92]" horizontal
+    vips thumbnail "$f" "$small/small-$n-c.jpg[Q=92]" 1152 --height 864 --size force --crop centre
+done
+smalls=("$small"/*.jpg)
 cat > "$work/mattes.yaml" <<'YAML'
 stages:
   - plugin: org.mattebox.portrait-matte
@@ -66,6 +80,14 @@ one_wall=$(cut -d' ' -f1 "$work/out/floor-one-runs" | median)
 one_cpu=$(cut -d' ' -f2 "$work/out/floor-one-runs" | median)
 one_peak=$(cut -d' ' -f3 "$work/out/floor-one-runs" | sort -g | tail -1)
 printf "| heif-enc, one photo (%s) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$(basename "${photos[0]}")" "$one_wall" "$one_cpu" "$one_peak" >> "$table"
+for _ in $(seq "$repeat"); do
+    $measure bash -c '
+        for f in "$@"; do heif-enc -q 75 -p preset=fast -o "'"$work/out/floor"'-$(basename "${f%.*}").heic" "$f" > /dev/null; done' _ "${smalls[@]}"
+done > "$work/out/floor-small-runs"
+small_wall=$(cut -d' ' -f1 "$work/out/floor-small-runs" | median)
+small_cpu=$(cut -d' ' -f2 "$work/out/floor-small-runs" | median)
+small_peak=$(cut -d' ' -f3 "$work/out/floor-small-runs" | sort -g | tail -1)
+printf "| heif-enc, %d 1 MP photos one at a time | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "${#smalls[@]}" "$small_wall" "$small_cpu" "$small_peak" >> "$table"
 # Each build keeps its own plugin-scan cache: taking turns on one cache, each run
 # would find the other build's and scan every plugin again.
 cache_of() { if [ "$1" = "$baseline" ]; then echo "$work/cache-baseline"; else echo "$work/cache"; fi; }
@@ -102,6 +124,7 @@ row() {  # label, jobs, photos and extra options... (the floor: every photo, or 
     local label=$1 jobs=$2 fw=$floor_wall fc=$floor_cpu
     shift 2
     if [ "$#" -ge 1 ] && [ "$1" = "${photos[0]}" ] && [ "${2:-}" != "${photos[1]}" ]; then fw=$one_wall fc=$one_cpu; fi
+    if [ "$#" -ge 1 ] && [ "$1" = "${smalls[0]}" ]; then fw=$small_wall fc=$small_cpu; fi
     echo "== $label ($repeat run(s)$([ -n "$baseline" ] && echo ' of each build, taking turns'))"
     : > "$work/out/baseline-runs"
     : > "$work/out/runs"
@@ -120,17 +143,21 @@ row() {  # label, jobs, photos and extra options... (the floor: every photo, or 
 row "one photo, -j 1" 1 "${photos[0]}"
 row "-j 1, primary encoded at the end (--no-encode-ahead)" 1 "${photos[@]}" --no-encode-ahead
 for jobs in 1 2 4; do row "-j $jobs" "$jobs" "${photos[@]}"; done
+# The -j 2 row's report and per-process peaks, for the notes below (the small photos' row writes its own).
+cp "$work/out/j2.json" "$work/out/portraits-j2.json"
+cp "$work/out/j2-processes.txt" "$work/out/portraits-j2-processes.txt"
+row "${#smalls[@]} 1 MP photos, -j $(nproc)" "$(nproc)" "${smalls[@]}"
 {
     echo ""
-    echo "${#photos[@]} photos: $(cd "$inputs" && ls | tr '\n' ' '); $(nproc) cores; wall and CPU the median of $repeat run(s), peaks the highest. At -j 1 the primary is encoded while the mattes run; at -j 2 and 4 (as many photos at once as cores) it is not."
+    echo "${#photos[@]} photos: $(cd "$inputs" && ls | tr '\n' ' ')(and ${#smalls[@]} 1 MP photos made from them); $(nproc) cores; wall and CPU the median of $repeat run(s), peaks the highest. At -j 1 the primary is encoded while the mattes run; at -j 2 and 4 (as many photos at once as cores) it is not."
     echo ""
     echo "Each process's own peak at -j 2:"
     echo ""
-    sed 's/^[0-9]* /- /' "$work/out/j2-processes.txt"
+    sed 's/^[0-9]* /- /' "$work/out/portraits-j2-processes.txt"
     echo ""
     echo "The worker's peak resident memory per step (MiB, from the -j 2 report; each step's mark is reset at its start):"
     echo ""
-    python3 - "$work/out/j2.json" <<'PY'
+    python3 - "$work/out/portraits-j2.json" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 names = [s["plugin"].split(".")[-1] for s in report["photos"][0]["stages"]]
