@@ -302,6 +302,8 @@ final class PortraitEffect: PhotoProcessor {
         options.highlights = highlights
         options.orientation = Int32(photo.int(MBX_META_ORIENTATION) ?? 1)
         options.depth_is_distance = depth != nil ? 1 : 0
+        // A person matte made by the portrait-matte stage runs on out of the frame's foot, over what the subject stands on.
+        options.leave_ground_out = photo.string("shared." + PortraitMatteSubject.sharedName) == PortraitMatteSubject.madePerson ? 1 : 0
         if let focusPoint {
             options.focus = MBX_CV_FOCUS_POINT
             (options.focus_x, options.focus_y) = focusPoint

@@ -103,6 +103,7 @@ final class PortraitMatte: PhotoProcessor {
             return face
         }
         if found != nil {
+            try photo.setString("shared." + PortraitMatteSubject.sharedName, PortraitMatteSubject.madePerson)
             try photo.setString(
                 "note.portraitMatteMethod",
                 (model?.method ?? "classical: GrabCut from a head-and-shoulders layout, guided filter "

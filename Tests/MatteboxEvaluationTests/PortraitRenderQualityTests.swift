@@ -301,6 +301,27 @@ import Testing
         }
     }
 
+    /// A portrait-matting network takes a person to go on out of the frame's foot: on the figurine
+    /// standing on a table (Lens Blur, with the phone's depth) MODNet's matte covers the table from
+    /// the boots down to the frame's edge, and a cut-out kept it as a white slab. Left out now: the
+    /// table under the boots is transparent, the boots (at the table's depth where they touch it,
+    /// told apart by colour) stay whole.
+    @Test(.enabled(if: shared != nil && BuiltVisionPlugins.modnetInstalled, "\(noShared), or MODNet is not installed"))
+    func aCutOutLeavesOutTheTableTheFigureStandsOn() throws {
+        let photo = try ImageDecoder.decodePhoto(at: try #require(Self.shared).appendingPathComponent("depth-samples/spite__depth-player__jules.jpg"))
+        let cut = try Self.render(photo, "background: transparent", matteFirst: true)
+        let alpha = try #require(cut.auxiliary[.alpha], "the cut-out has an alpha image")
+        try #require(alpha.width == 1536 && alpha.height == 2048)
+        func share(_ xs: Range<Int>, _ ys: Range<Int>, _ test: (Double) -> Bool) -> Double {
+            let points = ys.flatMap { y in xs.map { (x: $0, y: y) } }
+            return Double(points.filter { test(alpha.sample(x: $0.x, y: $0.y)) }.count) / Double(points.count)
+        }
+        let table = share(620..<980, 1820..<2040) { $0 < 50 }, boots = share(620..<980, 1560..<1720) { $0 > 200 }
+        #expect(table > 0.95, "\(table) of the table under the boots is cut away")
+        #expect(boots > 0.95, "\(boots) of the boots is kept")
+        #expect(cut.metadata.notes["portraitEffect"]?.contains("surface under the subject left out") == true)
+    }
+
     /// Mean of the colour channels of an 8-bit image.
     static func luminance(_ image: PixelImage) -> [Float] {
         let samples = image.data.assumingMemoryBound(to: UInt8.self), channels = image.channels

@@ -320,7 +320,9 @@ extern "C" int mbx_cv_portrait_effect(const mbx_cv_image *image, const mbx_cv_im
         step("photo, matte, depth read");
         const cv::Mat reused = options->depth_from && !depth.empty() ? options->depth_from->depth : cv::Mat();
         cv::Mat kept;
-        const PortraitScene scene = buildScene(photo, subject, depth, options->orientation, step, reused, options->keep_depth ? &kept : nullptr);
+        const bool leaveGroundOut = options->leave_ground_out != 0 && options->background != MBX_CV_BACKGROUND_BLUR;
+        const PortraitScene scene =
+            buildScene(photo, subject, depth, options->orientation, step, reused, options->keep_depth ? &kept : nullptr, leaveGroundOut);
         result->depth = kept.empty() ? nullptr : new mbx_cv_scene_depth{kept};
         float depthOfField = 0;
         const float focus = focalPlane(scene, options, result, depthOfField);

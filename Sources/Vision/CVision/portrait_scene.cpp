@@ -14,6 +14,7 @@
 #include "bridge.hpp"
 #include "discs.hpp"
 #include "ground.hpp"
+#include "matte_ground.hpp"
 #include "portrait_scene.hpp"
 #include "push_pull.hpp"
 #include <algorithm>
@@ -72,7 +73,7 @@ cv::Mat workingAlpha(const PortraitScene &scene) {
 } // namespace
 
 PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, int orientation, StepClock &step,
-                         const cv::Mat &refined, cv::Mat *keep) {
+                         const cv::Mat &refined, cv::Mat *keep, bool leaveGroundOut) {
     PortraitScene scene;
     scene.size = photo.size();
     scene.photo = photo;
@@ -90,10 +91,6 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
     scene.working = guide;
     if (!matte.empty()) cv::resize(matte, subject, working, 0, 0, cv::INTER_AREA);
     const int band = std::max(2, int(std::lround(std::max(working.width, working.height) * 0.012)));
-
-    // Where the matte decides: on it and a band around its edge.
-    cv::Mat matteArea;
-    if (!subject.empty()) cv::dilate(subject > 0.02f, matteArea, disc(band));
 
     cv::Mat depth; // everything but the matte's subject
     float subjectPlane = 1;
@@ -113,6 +110,21 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
         if (keep) *keep = depth.clone();
         step(refined.empty() ? "depth refined" : "depth reused");
         if (!subject.empty()) subjectPlane = median(depth, subject > 0.5f);
+        if (leaveGroundOut && !subject.empty()) {
+            // The surface under the subject's feet, which the matte covers down to the frame's foot, left out.
+            cv::Mat kept = subjectWithoutGround(upright(guide, orientation), upright(depth, orientation), upright(subject, orientation),
+                                                subjectPlane, band);
+            if (!kept.empty()) {
+                kept = stored(kept, orientation);
+                subject = subject.mul(kept);
+                cv::Mat keptAtMatte;
+                cv::resize(kept, keptAtMatte, matte.size(), 0, 0, cv::INTER_LINEAR);
+                scene.matte = matte.mul(keptAtMatte);
+                scene.groundNote = "the surface under the subject left out of its matte (where depth could not tell them apart, by colour)";
+                subjectPlane = median(depth, subject > 0.5f);
+            }
+            step("ground left out");
+        }
         scene.subjectPlane = subjectPlane;
     } else {
         // The ground lies under the subject's feet as the photo is seen, not as its pixels are stored
@@ -122,6 +134,9 @@ PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::M
         scene.groundNote = ground.note;
     }
     step("ground or subject plane");
+    // Where the matte decides: on it and a band around its edge.
+    cv::Mat matteArea;
+    if (!subject.empty()) cv::dilate(subject > 0.02f, matteArea, disc(band));
     if (!subject.empty()) {
         // Behind the subject: what surrounds it, never the subject's own disparity. A phone's depth
         // runs a little past the subject's outline, so it is taken from a little further out.

@@ -97,9 +97,11 @@ class SceneRows {
 /// `orientation`: the photo's EXIF orientation (1-8), the pixels being stored: the ground lies below
 /// the subject as the photo is seen. `refined`: an earlier render's edge-true depth of the same scene
 /// (at its own working size), used instead of refining `disparity` on this photo's edges; `keep` (may
-/// be null) receives the one made.
+/// be null) receives the one made. `leaveGroundOut`: with measured depth, the surface the matte's
+/// subject stands on is left out of the matte (matte_ground.hpp; for a new background or a cut-out
+/// from a matte made by a portrait-matting network, which takes the subject to go on out of the frame).
 PortraitScene buildScene(const cv::Mat &photo, const cv::Mat &matte, const cv::Mat &disparity, int orientation, StepClock &step,
-                         const cv::Mat &refined = cv::Mat(), cv::Mat *keep = nullptr);
+                         const cv::Mat &refined = cv::Mat(), cv::Mat *keep = nullptr, bool leaveGroundOut = false);
 
 /// Receives a finished full-size row (RGB float 0...1, not yet clamped).
 using RowWriter = std::function<void(int y, const float *rgb)>;

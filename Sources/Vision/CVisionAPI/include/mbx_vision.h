@@ -274,6 +274,9 @@ typedef struct mbx_cv_portrait_effect_options {
                                the same scene (a gain map after its primary) */
     const struct mbx_cv_scene_depth *depth_from; /* an earlier render's kept depth, used instead of making
                                it again from this image's edges (NULL: made here) */
+    int leave_ground_out;   /* 1: the matte was made by a portrait-matting network (or the classical cut-out),
+                               which takes the subject to go on out of the frame's foot: for a new background
+                               or a cut-out with measured depth, the surface the subject stands on is left out */
 } mbx_cv_portrait_effect_options;
 
 /* A render's edge-true depth, kept for a later render of the same scene: a gain
