@@ -60,34 +60,28 @@ YAML
 
 # The median of the numbers on standard input.
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# A runs file's (WALL CPU PEAK lines) median wall, median CPU and highest peak.
+summary() { echo "$(cut -d' ' -f1 "$1" | median) $(cut -d' ' -f2 "$1" | median) $(cut -d' ' -f3 "$1" | sort -g | tail -1)"; }
+floor() {  # runs file, photos...: heif-enc on each photo in turn, $repeat times; prints its summary
+    local runs=$1
+    shift
+    for _ in $(seq "$repeat"); do
+        $measure bash -c '
+            for f in "$@"; do heif-enc -q 75 -p preset=fast -o "'"$work/out/floor"'-$(basename "${f%.*}").heic" "$f" > /dev/null; done' _ "$@"
+    done > "$runs"
+    summary "$runs"
+}
 echo "== codec floor: heif-enc, one photo at a time ($repeat run(s))"
-for _ in $(seq "$repeat"); do
-    $measure bash -c '
-        for f in "$@"; do heif-enc -q 75 -p preset=fast -o "'"$work/out/floor"'-$(basename "${f%.*}").heic" "$f" > /dev/null; done' _ "${photos[@]}"
-done > "$work/out/floor-runs"
-floor_wall=$(cut -d' ' -f1 "$work/out/floor-runs" | median)
-floor_cpu=$(cut -d' ' -f2 "$work/out/floor-runs" | median)
-floor_peak=$(cut -d' ' -f3 "$work/out/floor-runs" | sort -g | tail -1)
+read -r floor_wall floor_cpu floor_peak < <(floor "$work/out/floor-runs" "${photos[@]}")
+read -r one_wall one_cpu one_peak < <(floor "$work/out/floor-one-runs" "${photos[0]}")
+read -r small_wall small_cpu small_peak < <(floor "$work/out/floor-small-runs" "${smalls[@]}")
 {
     echo "| run | wall s | x heif-enc wall | CPU s | x heif-enc CPU | peak MiB (RSS sum) | peak MiB (PSS sum) |"
     echo "|---|---|---|---|---|---|---|"
     printf "| heif-enc -q 75 -p preset=fast (primary only) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$floor_wall" "$floor_cpu" "$floor_peak"
+    printf "| heif-enc, one photo (%s) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$(basename "${photos[0]}")" "$one_wall" "$one_cpu" "$one_peak"
+    printf "| heif-enc, %d 1 MP photos one at a time | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "${#smalls[@]}" "$small_wall" "$small_cpu" "$small_peak"
 } > "$table"
-for _ in $(seq "$repeat"); do
-    $measure heif-enc -q 75 -p preset=fast -o "$work/out/floor-one.heic" "${photos[0]}"
-done > "$work/out/floor-one-runs"
-one_wall=$(cut -d' ' -f1 "$work/out/floor-one-runs" | median)
-one_cpu=$(cut -d' ' -f2 "$work/out/floor-one-runs" | median)
-one_peak=$(cut -d' ' -f3 "$work/out/floor-one-runs" | sort -g | tail -1)
-printf "| heif-enc, one photo (%s) | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "$(basename "${photos[0]}")" "$one_wall" "$one_cpu" "$one_peak" >> "$table"
-for _ in $(seq "$repeat"); do
-    $measure bash -c '
-        for f in "$@"; do heif-enc -q 75 -p preset=fast -o "'"$work/out/floor"'-$(basename "${f%.*}").heic" "$f" > /dev/null; done' _ "${smalls[@]}"
-done > "$work/out/floor-small-runs"
-small_wall=$(cut -d' ' -f1 "$work/out/floor-small-runs" | median)
-small_cpu=$(cut -d' ' -f2 "$work/out/floor-small-runs" | median)
-small_peak=$(cut -d' ' -f3 "$work/out/floor-small-runs" | sort -g | tail -1)
-printf "| heif-enc, %d 1 MP photos one at a time | %.2f | 1.00 | %.2f | 1.00 | %d | |\n" "${#smalls[@]}" "$small_wall" "$small_cpu" "$small_peak" >> "$table"
 # Each build keeps its own plugin-scan cache: taking turns on one cache, each run
 # would find the other build's and scan every plugin again.
 cache_of() { if [ "$1" = "$baseline" ]; then echo "$work/cache-baseline"; else echo "$work/cache"; fi; }
@@ -106,9 +100,7 @@ timed() {  # binary, jobs, photos and options...: one timed run, WALL CPU PEAK
 }
 print_row() {  # label, runs file (WALL CPU PEAK lines), PSS, floor wall, floor CPU
     local wall cpu peak
-    wall=$(cut -d' ' -f1 "$2" | median)
-    cpu=$(cut -d' ' -f2 "$2" | median)
-    peak=$(cut -d' ' -f3 "$2" | sort -g | tail -1)
+    read -r wall cpu peak < <(summary "$2")
     awk -v l="$1" -v w="$wall" -v c="$cpu" -v p="$peak" -v s="$3" -v fw="$4" -v fc="$5" \
         'BEGIN { printf "| %s | %.2f | %.2f | %.2f | %.2f | %d | %d |\n", l, w, w / fw, c, c / fc, p, s }' >> "$table"
 }
