@@ -93,7 +93,8 @@ package enum HEIFWriter {
             // Never a file libheif refuses: what was copied from a damaged input is the likely cause, so
             // the photo is written again with every image encoded and nothing else of the input carried;
             // if libheif refuses that too, the photo fails and nothing is written.
-            if let refusal = libheifRefusal(bytes) {
+            // (An unchanged photo written as its input's own bytes was opened by libheif before it was chosen.)
+            if bytes != photo.metadata.codedOrigins[.primary]?.file.bytes, let refusal = libheifRefusal(bytes) {
                 guard options.passthrough else {
                     throw MatteboxError("\(photo.displayName): the HEIF made of it is one libheif refuses (\(refusal)); nothing was written")
                 }
