@@ -35,12 +35,12 @@ import Testing
     }
 
     /// The routes as `mattebox serve` mounts them, behind its access policy.
-    func serving(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func serving(_ test: @escaping @Sendable (PatientClient) async throws -> Void) async throws {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessMiddleware(policy: policy))
         LibraryRoutes(library: try PhotoLibrary(folder: folder), registry: PluginRegistry(scans: [])).add(to: router)
         let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await application.test(.live) { client in try await test(client) }
+        try await PatientClient.serving(application, test)
     }
 
     struct Listing: Decodable {
@@ -54,7 +54,7 @@ import Testing
         var photos: [Item]
     }
 
-    static func listing(_ client: some TestClientProtocol, _ path: String = "/api/library") async throws -> [Listing.Item] {
+    static func listing(_ client: PatientClient, _ path: String = "/api/library") async throws -> [Listing.Item] {
         try await client.execute(uri: path, method: .get) { response in
             #expect(response.status == .ok)
             return try JSONDecoder().decode(Listing.self, from: Data(buffer: response.body)).photos

@@ -34,7 +34,7 @@ import Testing
         let router = Router(context: AppRequestContext.self)
         PluginRoutes(registry: registry).add(to: router)
         let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        return try await application.test(.live) { client in
+        return try await PatientClient.serving(application) { client in
             try await client.execute(uri: "/api/plugins/choosy/parameters", method: .get) { response in
                 #expect(response.status == .ok)
                 let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]

@@ -29,7 +29,14 @@ extension CaptureSession {
     /// `quality` a still at the camera's largest size, written at once as a
     /// proxy; returns then, with the final photo's processing queued. Refused
     /// (`ShutterRefused`) only when the queue's memory is spent.
-    package func takePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> TakenPhoto {
+    package nonisolated func takePhoto(_ settings: PhotoSettings = PhotoSettings()) async throws -> TakenPhoto {
+        // The ring's frames up to the press, held before the press waits its turn in the session:
+        // a loaded machine can keep it waiting past the few frames the ring keeps.
+        let held = Array(ring.frames(atOrBefore: settings.pressTime).suffix(3))
+        return try await takePhoto(settings, held: held)
+    }
+
+    private func takePhoto(_ settings: PhotoSettings, held: [CapturedFrame]) async throws -> TakenPhoto {
         guard state == .running, let loop else {
             throw MatteboxError("cannot take a photo: the session is \(stateDescription)")
         }
@@ -50,7 +57,7 @@ extension CaptureSession {
         do {
             live = try startLivePhoto(settings)
             do {
-                let chosen = try await secureFrame(settings, quality: quality, loop: loop)
+                let chosen = try await secureFrame(settings, quality: quality, loop: loop, held: held)
                 frame = chosen.0
                 pressToFrame = Double(MonotonicClock.now() &- settings.pressTime) / 1e9
                 emit(.photo(id: id, .willCapture(frameSequence: frame.sequence)))
@@ -147,10 +154,10 @@ extension CaptureSession {
 
     /// The press's frame (`chooseFrame`), never one an earlier press took: two presses within one
     /// frame period (a double tap, two clients at once) get two frames, the second the next one.
-    func secureFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop) async throws
+    func secureFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop, held: [CapturedFrame] = []) async throws
         -> (CapturedFrame, any FrameDecoder)
     {
-        var chosen = try await chooseFrame(settings, quality: quality, loop: loop)
+        var chosen = try await chooseFrame(settings, quality: quality, loop: loop, held: held)
         let ring = self.ring, wait = max(0.25, 3 * loop.frameSeconds)
         while securedFrameTimes.contains(chosen.0.timestamp) {
             let taken = chosen.0.timestamp
@@ -164,14 +171,16 @@ extension CaptureSession {
         return chosen
     }
 
-    func chooseFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop) async throws
+    func chooseFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop, held: [CapturedFrame] = []) async throws
         -> (CapturedFrame, any FrameDecoder)
     {
         let period = UInt64(loop.frameSeconds * 1e9)
         // A larger still size is worth a format switch; without one, quality is balanced.
         if quality == .quality, let still = try captureAtLargestSize() { return still }
-        let atPress = try await frameAtPress(settings.pressTime, period: period)
-        let candidates = ring.frames(within: 2 * period, before: settings.pressTime)
+        // Frames held from before a format switch are not the stream's now.
+        let held = held.filter { $0.format == loop.stream.format }
+        let atPress = try await frameAtPress(settings.pressTime, period: period, held: held)
+        let candidates = ring.frames(within: 2 * period, before: settings.pressTime, with: held)
         guard quality != .speed, candidates.count > 1 else { return (atPress, loop.decoder) }
         // Balanced: the sharper of the frame at the press and the one before it, each decoded once;
         // the newer when they score alike (max keeps the first of equals, and the newest comes first).
@@ -180,15 +189,15 @@ extension CaptureSession {
         return (scored.max { $0.1 < $1.1 }!.0, decoder)
     }
 
-    /// The latest frame exposed at or before the press. When the ring holds
-    /// one from within a frame period of the press, that is it (the next
+    /// The latest frame exposed at or before the press. When the ring (or the
+    /// frames held at the press) holds one from within a frame period of the press, that is it (the next
     /// frame began after the press); otherwise the frame being exposed at the
     /// press may still be in the driver's queue, and it is waited for. Only
     /// when the ring holds nothing that old (the stream just started) is the
     /// first frame after the press taken.
-    func frameAtPress(_ press: UInt64, period: UInt64) async throws -> CapturedFrame {
+    func frameAtPress(_ press: UInt64, period: UInt64, held: [CapturedFrame] = []) async throws -> CapturedFrame {
         let ring = self.ring
-        let known = ring.latest(atOrBefore: press)
+        let known = ring.latest(atOrBefore: press, with: held)
         if let known, press - known.timestamp < period { return known }
         if let known, ring.snapshot.last.map({ $0.timestamp <= press }) ?? false {
             // Wait for the next frame (normally within one period), and so never take an older frame than
@@ -196,7 +205,7 @@ extension CaptureSession {
             // this resumes gets the frame known before waiting.
             let wait = max(0.25, 3 * Double(period) / 1e9)
             _ = await BlockingWork.run { ring.firstFrame(after: press, timeout: wait) }
-            return ring.latest(atOrBefore: press) ?? known
+            return ring.latest(atOrBefore: press, with: held) ?? known
         }
         if let frame = known { return frame }
         let waited = await BlockingWork.run { ring.firstFrame(after: press, timeout: 2) }

@@ -24,14 +24,23 @@ package final class FrameRing: @unchecked Sendable {
 
     package var snapshot: [CapturedFrame] { lock.withLock { frames } }
 
-    /// The latest frame that began exposing at or before `time` (CLOCK_MONOTONIC ns).
-    package func latest(atOrBefore time: UInt64) -> CapturedFrame? {
-        lock.withLock { frames.last { $0.timestamp <= time } }
+    /// The frames that began exposing at or before `time` (CLOCK_MONOTONIC ns), oldest first,
+    /// with `held` among them: frames taken from the ring earlier (at a shutter press), which it
+    /// may have dropped since.
+    package func frames(atOrBefore time: UInt64, with held: [CapturedFrame] = []) -> [CapturedFrame] {
+        let current = lock.withLock { frames.filter { $0.timestamp <= time } }
+        let dropped = held.filter { frame in frame.timestamp <= time && !current.contains { $0.timestamp == frame.timestamp } }
+        return (dropped + current).sorted { $0.timestamp < $1.timestamp }
     }
 
-    /// Frames that began exposing within `window` ns before `time`, up to it.
-    package func frames(within window: UInt64, before time: UInt64) -> [CapturedFrame] {
-        lock.withLock { frames.filter { $0.timestamp <= time && $0.timestamp + window >= time } }
+    /// The latest frame that began exposing at or before `time`, in the ring or `held`.
+    package func latest(atOrBefore time: UInt64, with held: [CapturedFrame] = []) -> CapturedFrame? {
+        frames(atOrBefore: time, with: held).last
+    }
+
+    /// Frames that began exposing within `window` ns before `time`, up to it, in the ring or `held`.
+    package func frames(within window: UInt64, before time: UInt64, with held: [CapturedFrame] = []) -> [CapturedFrame] {
+        frames(atOrBefore: time, with: held).filter { $0.timestamp + window >= time }
     }
 
     /// Waits up to `timeout` seconds for any frame to be in the ring; false if none came.
