@@ -58,7 +58,7 @@ final class PortraitEffect: PhotoProcessor {
                 description: "with background colour: the colour, #RRGGBB"),
             Parameter(
                 "background-image", .string(default: ""),
-                description: "with background image: the image file, scaled to cover the upright photo, centred, turned upright by its EXIF"),
+                description: "with background image: the image file (JPEG, PNG, TIFF, WebP, HEIC), scaled to cover the upright photo, centred, turned upright by its EXIF, in sRGB by its own colour profile"),
             Parameter(
                 "highlights", .double(default: 0.5, range: 0...1),
                 description: "how much bright points bloom into bokeh discs: blurred layers average colour^g, g = 1 + 3 x highlights, "

@@ -329,7 +329,20 @@ import Testing
         #expect {
             _ = try Self.render(Self.scene(lights: false), "background: image, background-image: \"\(file.path)\"", depth: false)
         } throws: { error in
-            "\(error)".contains(file.path) && "\(error)".contains("not an image OpenCV can read")
+            "\(error)".contains(file.path) && "\(error)".contains("not an image libvips can read")
+        }
+    }
+
+    /// A FIFO named as the background is refused, never opened: reading it would wait for a writer.
+    @Test func aBackgroundThatIsAFIFOFailsWithoutWaitingForIt() throws {
+        let folder = try TestEnvironment.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("wall.jpg")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect {
+            _ = try Self.render(Self.scene(lights: false), "background: image, background-image: \"\(fifo.path)\"", depth: false)
+        } throws: { error in
+            "\(error)".contains(fifo.path) && "\(error)".contains("not a regular file")
         }
     }
 
