@@ -57,6 +57,31 @@ cv::Mat joinedToFoot(const cv::Mat &mask) {
     return joined;
 }
 
+/// The matte's soft fringe (over 0, under a half) that belongs to `surface`: the pixels whose
+/// nearest pixel of the subject's inside is one of the surface's. Left behind, it stays as pale
+/// trails where the surface's outline was.
+cv::Mat fringeOf(const cv::Mat &subject, const cv::Mat &inside, const cv::Mat &surface) {
+    cv::Mat distance, labels;
+    cv::distanceTransform(~inside, distance, labels, cv::DIST_L2, cv::DIST_MASK_5, cv::DIST_LABEL_PIXEL);
+    double highest = 0;
+    cv::minMaxLoc(labels, nullptr, &highest);
+    std::vector<uchar> ofSurface(size_t(highest) + 1, 0);
+    for (int y = 0; y < inside.rows; ++y) {
+        const uchar *i = inside.ptr<uchar>(y), *s = surface.ptr<uchar>(y);
+        const int *l = labels.ptr<int>(y);
+        for (int x = 0; x < inside.cols; ++x)
+            if (i[x] && s[x]) ofSurface[size_t(l[x])] = 1;
+    }
+    cv::Mat fringe(subject.size(), CV_8U, cv::Scalar(0));
+    for (int y = 0; y < subject.rows; ++y) {
+        const float *v = subject.ptr<float>(y);
+        const int *l = labels.ptr<int>(y);
+        uchar *f = fringe.ptr<uchar>(y);
+        for (int x = 0; x < subject.cols; ++x) f[x] = v[x] > 0 && v[x] < 0.5f && ofSurface[size_t(l[x])] ? 255 : 0;
+    }
+    return fringe;
+}
+
 } // namespace
 
 cv::Mat subjectWithoutGround(const cv::Mat &guide, const cv::Mat &depth, const cv::Mat &subject, float subjectPlane, int band) {
@@ -131,10 +156,8 @@ cv::Mat subjectWithoutGround(const cv::Mat &guide, const cv::Mat &depth, const c
     }
     surface = joinedToFoot(surface);
     if (cv::countNonZero(surface) < std::max(64, cv::countNonZero(inside) / 200)) return cv::Mat();
-    // With the matte's soft edge along it (under a half), which would stay as a pale trail.
-    cv::Mat along;
-    cv::dilate(surface, along, disc(band));
-    surface |= along & (subject < 0.5f);
+    // With the matte's soft edge around it, which would stay as a pale trail.
+    surface |= fringeOf(subject, inside, surface);
 
     // Kept: all but the surface, its border following the photo's edges (a guided filter), and
     // untouched away from it.
