@@ -237,7 +237,10 @@ let package = Package(
             dependencies: ["MatteboxImageOps", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
         .testTarget(
             name: "MatteboxImageIOTests",
-            dependencies: ["MatteboxImageOps", "MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxMetadata", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),
+            dependencies: [
+                "MatteboxImageOps", "MatteboxImageIO", "MatteboxHEIF", "MatteboxISOBMFF", "MatteboxMetadata", "MatteboxCore", "MatteboxRuntime",
+                "MatteboxTestSupport", "CHeif",
+            ]),
         .testTarget(
             name: "MatteboxPluginHostTests",
             dependencies: ["MatteboxPluginHost", "MatteboxPipeline", "MatteboxImageIO", "MatteboxCore", "MatteboxRuntime", "MatteboxTestSupport"]),

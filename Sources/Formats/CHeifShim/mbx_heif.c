@@ -68,16 +68,129 @@ static void fill_plane(const mbx_heif_pixels *in, uint8_t *plane, int stride, in
     }
 }
 
-int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *settings,
-                    mbx_heif_blob *out_file, char **error) {
-    memset(out_file, 0, sizeof *out_file);
-    if (in->channels != 1 && in->channels != 3) return fail(error, "image coding takes 1 or 3 channels, not %d", in->channels);
-    int bit_depth = settings->bit_depth == 12 ? 12 : settings->bit_depth == 10 ? 10 : 8;
+/* libheif 1.15's arithmetic for 8-bit RGB to YCbCr: BT.601 (matrix 6) full
+ * range, its coefficients worked out in float from Kr and Kb as libheif does. */
+static uint8_t clip_to_byte(float value) {
+    long rounded = (long)(value + 0.5f);
+    return rounded < 0 ? 0 : rounded > 255 ? 255 : (uint8_t)rounded;
+}
+
+/* The 8-bit RGB pixels as a YCbCr 4:2:0 image, made here straight from the
+ * caller's pixels. Handed RGB, libheif would first copy them into an RGB
+ * image of its own (36 MiB for 12 MP) and keep that through the encode. The
+ * result is what libheif's own conversion makes (chroma from the truncated
+ * mean of each 2x2 block, of 2 along an odd edge; the nclx it writes, 6/2/2
+ * full range), so the coded stream is the same bytes. */
+static struct heif_image *ycbcr420_image(const mbx_heif_pixels *in, char **error) {
+    const float kr = 0.299f, kb = 0.114f;
+    const float c[3][3] = {
+        {kr, 1 - kr - kb, kb},
+        {-kr / (1 - kb) / 2, -(1 - kr - kb) / (1 - kb) / 2, 0.5f},
+        {0.5f, -(1 - kr - kb) / (1 - kr) / 2, -kb / (1 - kr) / 2},
+    };
+    const int width = in->width, height = in->height, stride = width * 3;
+    const int chroma_width = (width + 1) / 2, chroma_height = (height + 1) / 2;
+    struct heif_image *image = NULL;
+    if (failed(heif_image_create(width, height, heif_colorspace_YCbCr, heif_chroma_420, &image), "create image", error)) return NULL;
+    if (failed(heif_image_add_plane(image, heif_channel_Y, width, height, 8), "add plane", error) ||
+        failed(heif_image_add_plane(image, heif_channel_Cb, chroma_width, chroma_height, 8), "add plane", error) ||
+        failed(heif_image_add_plane(image, heif_channel_Cr, chroma_width, chroma_height, 8), "add plane", error)) {
+        heif_image_release(image);
+        return NULL;
+    }
+    struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
+    nclx->matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6;
+    nclx->color_primaries = heif_color_primaries_unspecified;
+    nclx->transfer_characteristics = heif_transfer_characteristic_unspecified;
+    nclx->full_range_flag = 1;
+    struct heif_error set = heif_image_set_nclx_color_profile(image, nclx);
+    heif_nclx_color_profile_free(nclx);
+    if (failed(set, "colour profile", error)) {
+        heif_image_release(image);
+        return NULL;
+    }
+    int y_stride = 0, cb_stride = 0, cr_stride = 0;
+    uint8_t *luma = heif_image_get_plane(image, heif_channel_Y, &y_stride);
+    uint8_t *cb = heif_image_get_plane(image, heif_channel_Cb, &cb_stride);
+    uint8_t *cr = heif_image_get_plane(image, heif_channel_Cr, &cr_stride);
+    const uint8_t *rgb = in->data;
+    for (int y = 0; y < height; y++) {
+        const uint8_t *p = rgb + (size_t)y * stride;
+        for (int x = 0; x < width; x++, p += 3) luma[(size_t)y * y_stride + x] = clip_to_byte(p[0] * c[0][0] + p[1] * c[0][1] + p[2] * c[0][2]);
+    }
+    /* One chroma sample from the mean colour of the pixels it covers (count 4, 2 or 1). */
+#define CHROMA(cx, cy, r, g, b)                                                                  \
+    do {                                                                                         \
+        cb[(size_t)(cy) * cb_stride + (cx)] = clip_to_byte((r) * c[1][0] + (g) * c[1][1] + (b) * c[1][2] + 128); \
+        cr[(size_t)(cy) * cr_stride + (cx)] = clip_to_byte((r) * c[2][0] + (g) * c[2][1] + (b) * c[2][2] + 128); \
+    } while (0)
+    for (int y = 0; y < (height & ~1); y += 2) {
+        const uint8_t *p = rgb + (size_t)y * stride;
+        for (int x = 0; x < (width & ~1); x += 2, p += 6) {
+            const uint8_t r = (uint8_t)((p[0] + p[3] + p[stride] + p[stride + 3]) / 4);
+            const uint8_t g = (uint8_t)((p[1] + p[4] + p[stride + 1] + p[stride + 4]) / 4);
+            const uint8_t b = (uint8_t)((p[2] + p[5] + p[stride + 2] + p[stride + 5]) / 4);
+            CHROMA(x / 2, y / 2, r, g, b);
+        }
+    }
+    if (width & 1) { /* the right column: pairs of rows */
+        const int x = width - 1;
+        for (int y = 0; y < height; y += 2) {
+            const uint8_t *p = rgb + (size_t)y * stride + (size_t)x * 3;
+            const int pair = y + 1 < height;
+            const uint8_t r = pair ? (uint8_t)((p[0] + p[stride]) / 2) : p[0];
+            const uint8_t g = pair ? (uint8_t)((p[1] + p[stride + 1]) / 2) : p[1];
+            const uint8_t b = pair ? (uint8_t)((p[2] + p[stride + 2]) / 2) : p[2];
+            CHROMA(x / 2, y / 2, r, g, b);
+        }
+    }
+    if (height & 1) { /* the bottom row: pairs of columns */
+        const int y = height - 1;
+        for (int x = 0; x < width; x += 2) {
+            const uint8_t *p = rgb + (size_t)y * stride + (size_t)x * 3;
+            const int pair = x + 1 < width;
+            const uint8_t r = pair ? (uint8_t)((p[0] + p[3]) / 2) : p[0];
+            const uint8_t g = pair ? (uint8_t)((p[1] + p[4]) / 2) : p[1];
+            const uint8_t b = pair ? (uint8_t)((p[2] + p[5]) / 2) : p[2];
+            CHROMA(x / 2, y / 2, r, g, b);
+        }
+    }
+#undef CHROMA
+    return image;
+}
+
+/* The pixels as the image libheif encodes: 8-bit RGB for HEVC as YCbCr 4:2:0
+ * made here; anything else as RGB (or grey) that libheif converts itself. */
+static struct heif_image *encodable_image(const mbx_heif_pixels *in, int compression, int bit_depth, char **error) {
+    if (compression == MBX_HEIF_HEVC && in->channels == 3 && in->bytes_per_sample == 1 && bit_depth == 8) {
+        return ycbcr420_image(in, error);
+    }
     int mono = in->channels == 1;
     enum heif_chroma chroma = mono ? heif_chroma_monochrome
                                    : (bit_depth == 8 ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RRGGBB_LE);
     enum heif_channel channel = mono ? heif_channel_Y : heif_channel_interleaved;
+    struct heif_image *image = NULL;
+    if (failed(heif_image_create(in->width, in->height, mono ? heif_colorspace_monochrome : heif_colorspace_RGB, chroma, &image),
+               "create image", error)) return NULL;
+    if (failed(heif_image_add_plane(image, channel, in->width, in->height, bit_depth), "add plane", error)) {
+        heif_image_release(image);
+        return NULL;
+    }
+    int stride = 0;
+    uint8_t *plane = heif_image_get_plane(image, channel, &stride);
+    if (!plane) {
+        heif_image_release(image);
+        fail(error, "libheif: no plane to write into");
+        return NULL;
+    }
+    fill_plane(in, plane, stride, bit_depth);
+    return image;
+}
 
+/* One image encoded into a HEIF file of its own, in memory. */
+static int encode_file(const mbx_heif_pixels *in, const mbx_heif_encode_settings *settings, int bit_depth, mbx_heif_blob *out,
+                       char **error) {
+    const int av1 = settings->compression == MBX_HEIF_AV1;
     struct heif_context *ctx = heif_context_alloc();
     struct heif_image *image = NULL;
     struct heif_encoder *encoder = NULL;
@@ -86,15 +199,8 @@ int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *s
     growing_buffer buffer = {NULL, 0};
     int status = 1;
 
-    if (failed(heif_image_create(in->width, in->height, mono ? heif_colorspace_monochrome : heif_colorspace_RGB,
-                                 chroma, &image), "create image", error)) goto done;
-    if (failed(heif_image_add_plane(image, channel, in->width, in->height, bit_depth), "add plane", error)) goto done;
-    int stride = 0;
-    uint8_t *plane = heif_image_get_plane(image, channel, &stride);
-    if (!plane) { fail(error, "libheif: no plane to write into"); goto done; }
-    fill_plane(in, plane, stride, bit_depth);
-
-    int av1 = settings->compression == MBX_HEIF_AV1;
+    image = encodable_image(in, settings->compression, bit_depth, error);
+    if (!image) goto done;
     if (failed(heif_context_get_encoder_for_format(ctx, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder),
                av1 ? "AV1 encoder" : "HEVC encoder", error)) goto done;
     if (failed(heif_encoder_set_lossy_quality(encoder, settings->quality), "quality", error)) goto done;
@@ -107,16 +213,10 @@ int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *s
     options->save_alpha_channel = 0;
     options->macOS_compatibility_workaround = 0; /* odd sizes: clap, not a grid */
     if (failed(heif_context_encode_image(ctx, image, encoder, options, &handle), "encode", error)) goto done;
-    if (settings->thumbnail_bbox > 0) {
-        struct heif_image_handle *thumb = NULL;
-        if (failed(heif_context_encode_thumbnail(ctx, image, handle, encoder, options, settings->thumbnail_bbox, &thumb),
-                   "encode thumbnail", error)) goto done;
-        if (thumb) heif_image_handle_release(thumb);
-    }
     struct heif_writer writer = {1, append_to_buffer};
     if (failed(heif_context_write(ctx, &writer, &buffer), "write", error)) goto done;
-    out_file->data = buffer.data;
-    out_file->size = buffer.size;
+    out->data = buffer.data;
+    out->size = buffer.size;
     buffer.data = NULL;
     status = 0;
 
@@ -128,6 +228,55 @@ done:
     if (image) heif_image_release(image);
     heif_context_free(ctx);
     return status;
+}
+
+/* The thumbnail's pixels: the nearest pixel of `in` for each, at the size
+ * libheif's own thumbnails take (fitting the box, even width and height). */
+static int thumbnail_pixels(const mbx_heif_pixels *in, int box, mbx_heif_pixels *out, char **error) {
+    const int width = in->width, height = in->height;
+    int small_width, small_height;
+    if (width > height) {
+        small_height = height * box / width;
+        small_width = box;
+    } else {
+        small_width = width * box / height;
+        small_height = box;
+    }
+    small_width &= ~1;
+    small_height &= ~1;
+    const size_t pixel = (size_t)in->channels * in->bytes_per_sample;
+    *out = *in;
+    out->width = small_width;
+    out->height = small_height;
+    out->data = malloc((size_t)small_width * small_height * pixel + 1);
+    if (!out->data) return fail(error, "out of memory for the thumbnail");
+    for (int y = 0; y < small_height; y++) {
+        const int from_y = (int)((long)y * height / small_height);
+        for (int x = 0; x < small_width; x++) {
+            const int from_x = (int)((long)x * width / small_width);
+            memcpy((uint8_t *)out->data + ((size_t)y * small_width + x) * pixel,
+                   (const uint8_t *)in->data + ((size_t)from_y * width + from_x) * pixel, pixel);
+        }
+    }
+    return 0;
+}
+
+int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *settings,
+                    mbx_heif_blob *out_file, mbx_heif_blob *out_thumbnail, char **error) {
+    memset(out_file, 0, sizeof *out_file);
+    memset(out_thumbnail, 0, sizeof *out_thumbnail);
+    if (in->channels != 1 && in->channels != 3) return fail(error, "image coding takes 1 or 3 channels, not %d", in->channels);
+    const int bit_depth = settings->bit_depth == 12 ? 12 : settings->bit_depth == 10 ? 10 : 8;
+    if (encode_file(in, settings, bit_depth, out_file, error)) return 1;
+    const int box = settings->thumbnail_bbox;
+    if (box > 0 && (in->width > box || in->height > box)) {
+        mbx_heif_pixels small;
+        if (thumbnail_pixels(in, box, &small, error)) return 1;
+        const int status = encode_file(&small, settings, bit_depth, out_thumbnail, error);
+        free(small.data);
+        if (status) return 1;
+    }
+    return 0;
 }
 
 /* ---- decoding ---- */

@@ -18,22 +18,25 @@ enum Libheif {
         var pixels = mbx_heif_pixels(
             data: image.data, width: Int32(image.width), height: Int32(image.height),
             channels: Int32(image.channels), bytes_per_sample: Int32(image.format.bytesPerSample))
-        var file = mbx_heif_blob()
+        var file = mbx_heif_blob(), thumbnailFile = mbx_heif_blob()
         func run(_ preset: UnsafePointer<CChar>?) throws {
             var options = mbx_heif_encode_settings(
                 compression: compression, quality: Int32(settings.quality), preset: preset, speed: speed,
                 bit_depth: Int32(settings.bitDepth), thumbnail_bbox: Int32(settings.thumbnailSize))
-            try call { mbx_heif_encode(&pixels, &options, &file, $0) }
+            try call { mbx_heif_encode(&pixels, &options, &file, &thumbnailFile, $0) }
+        }
+        defer {
+            mbx_heif_blob_free(&file)
+            mbx_heif_blob_free(&thumbnailFile)
         }
         if let preset { try preset.withCString(run) } else { try run(nil) }
-        defer { mbx_heif_blob_free(&file) }
-        let bytes = [UInt8](UnsafeRawBufferPointer(start: file.data, count: file.size))
-        let container = try HEIFFile(bytes: bytes)
-        let primary = try codedImage(container.primaryID, in: container)
-        let thumbnail = try container.items(referencing: container.primaryID, by: "thmb").first.map {
-            try codedImage($0, in: container)
-        }
-        return (primary, thumbnail)
+        return (try primaryItem(of: file), thumbnailFile.data == nil ? nil : try primaryItem(of: thumbnailFile))
+    }
+
+    /// The one image a file libheif wrote holds.
+    private static func primaryItem(of file: mbx_heif_blob) throws -> CodedItem {
+        let container = try HEIFFile(bytes: [UInt8](UnsafeRawBufferPointer(start: file.data, count: file.size)))
+        return try codedImage(container.primaryID, in: container)
     }
 
     private static func codedImage(_ id: UInt32, in container: HEIFFile) throws -> CodedItem {

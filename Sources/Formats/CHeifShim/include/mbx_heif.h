@@ -43,10 +43,11 @@ typedef struct mbx_heif_encode_settings {
     int thumbnail_bbox;   /* > 0: also encode a thumbnail fitting this square */
 } mbx_heif_encode_settings;
 
-/* Encodes the pixels into a small HEIF file in memory (one hvc1 or av01 item,
- * and a thumbnail when asked). Grey input becomes 4:0:0 monochrome. */
+/* Encodes the pixels into a small HEIF file in memory (one hvc1 or av01
+ * item), and when asked a thumbnail into a second one (empty when the image
+ * already fits the box). Grey input becomes 4:0:0 monochrome. */
 int mbx_heif_encode(const mbx_heif_pixels *in, const mbx_heif_encode_settings *settings,
-                    mbx_heif_blob *out_file, char **error);
+                    mbx_heif_blob *out_file, mbx_heif_blob *out_thumbnail, char **error);
 
 /* Decodes the primary item of a HEIF file in memory, without applying any
  * transform the file does not carry. channels: 1 or 3; bits > 8 give 16-bit. */
