@@ -75,6 +75,17 @@ static uint8_t clip_to_byte(float value) {
     return rounded < 0 ? 0 : rounded > 255 ? 255 : (uint8_t)rounded;
 }
 
+/* One chroma sample (Cb and Cr) from the mean colour of the pixels it covers. */
+static void set_chroma(uint8_t *cb, uint8_t *cr, const uint8_t mean[3], const float c[3][3]) {
+    *cb = clip_to_byte(mean[0] * c[1][0] + mean[1] * c[1][1] + mean[2] * c[1][2] + 128);
+    *cr = clip_to_byte(mean[0] * c[2][0] + mean[1] * c[2][1] + mean[2] * c[2][2] + 128);
+}
+
+/* The mean colour of the pixel at `p` and, when `pair`, the one `step` bytes on (an odd edge's). */
+static void edge_mean(const uint8_t *p, size_t step, int pair, uint8_t mean[3]) {
+    for (int k = 0; k < 3; k++) mean[k] = pair ? (uint8_t)((p[k] + p[step + k]) / 2) : p[k];
+}
+
 /* The 8-bit RGB pixels as a YCbCr 4:2:0 image, made here straight from the
  * caller's pixels. Handed RGB, libheif would first copy them into an RGB
  * image of its own (36 MiB for 12 MP) and keep that through the encode. The
@@ -118,44 +129,25 @@ static struct heif_image *ycbcr420_image(const mbx_heif_pixels *in, char **error
         const uint8_t *p = rgb + (size_t)y * stride;
         for (int x = 0; x < width; x++, p += 3) luma[(size_t)y * y_stride + x] = clip_to_byte(p[0] * c[0][0] + p[1] * c[0][1] + p[2] * c[0][2]);
     }
-    /* One chroma sample from the mean colour of the pixels it covers (count 4, 2 or 1). */
-#define CHROMA(cx, cy, r, g, b)                                                                  \
-    do {                                                                                         \
-        cb[(size_t)(cy) * cb_stride + (cx)] = clip_to_byte((r) * c[1][0] + (g) * c[1][1] + (b) * c[1][2] + 128); \
-        cr[(size_t)(cy) * cr_stride + (cx)] = clip_to_byte((r) * c[2][0] + (g) * c[2][1] + (b) * c[2][2] + 128); \
-    } while (0)
     for (int y = 0; y < (height & ~1); y += 2) {
         const uint8_t *p = rgb + (size_t)y * stride;
         for (int x = 0; x < (width & ~1); x += 2, p += 6) {
-            const uint8_t r = (uint8_t)((p[0] + p[3] + p[stride] + p[stride + 3]) / 4);
-            const uint8_t g = (uint8_t)((p[1] + p[4] + p[stride + 1] + p[stride + 4]) / 4);
-            const uint8_t b = (uint8_t)((p[2] + p[5] + p[stride + 2] + p[stride + 5]) / 4);
-            CHROMA(x / 2, y / 2, r, g, b);
+            uint8_t mean[3];
+            for (int k = 0; k < 3; k++) mean[k] = (uint8_t)((p[k] + p[3 + k] + p[stride + k] + p[stride + 3 + k]) / 4);
+            set_chroma(cb + (size_t)(y / 2) * cb_stride + x / 2, cr + (size_t)(y / 2) * cr_stride + x / 2, mean, c);
         }
     }
-    if (width & 1) { /* the right column: pairs of rows */
-        const int x = width - 1;
-        for (int y = 0; y < height; y += 2) {
-            const uint8_t *p = rgb + (size_t)y * stride + (size_t)x * 3;
-            const int pair = y + 1 < height;
-            const uint8_t r = pair ? (uint8_t)((p[0] + p[stride]) / 2) : p[0];
-            const uint8_t g = pair ? (uint8_t)((p[1] + p[stride + 1]) / 2) : p[1];
-            const uint8_t b = pair ? (uint8_t)((p[2] + p[stride + 2]) / 2) : p[2];
-            CHROMA(x / 2, y / 2, r, g, b);
-        }
+    /* An odd width's right column by pairs of rows, an odd height's bottom row by pairs of columns. */
+    for (int y = 0; (width & 1) && y < height; y += 2) {
+        uint8_t mean[3];
+        edge_mean(rgb + (size_t)y * stride + (size_t)(width - 1) * 3, (size_t)stride, y + 1 < height, mean);
+        set_chroma(cb + (size_t)(y / 2) * cb_stride + (width - 1) / 2, cr + (size_t)(y / 2) * cr_stride + (width - 1) / 2, mean, c);
     }
-    if (height & 1) { /* the bottom row: pairs of columns */
-        const int y = height - 1;
-        for (int x = 0; x < width; x += 2) {
-            const uint8_t *p = rgb + (size_t)y * stride + (size_t)x * 3;
-            const int pair = x + 1 < width;
-            const uint8_t r = pair ? (uint8_t)((p[0] + p[3]) / 2) : p[0];
-            const uint8_t g = pair ? (uint8_t)((p[1] + p[4]) / 2) : p[1];
-            const uint8_t b = pair ? (uint8_t)((p[2] + p[5]) / 2) : p[2];
-            CHROMA(x / 2, y / 2, r, g, b);
-        }
+    for (int x = 0; (height & 1) && x < width; x += 2) {
+        uint8_t mean[3];
+        edge_mean(rgb + (size_t)(height - 1) * stride + (size_t)x * 3, 3, x + 1 < width, mean);
+        set_chroma(cb + (size_t)((height - 1) / 2) * cb_stride + x / 2, cr + (size_t)((height - 1) / 2) * cr_stride + x / 2, mean, c);
     }
-#undef CHROMA
     return image;
 }
 
