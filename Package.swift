@@ -61,7 +61,7 @@ let package = Package(
         // Image files through libvips (the portrait effect's background image), already in every
         // process that loads the plugin; OpenCV's codecs would bring GDAL, GDCM and a hundred
         // more libraries, 27 MiB and 100 ms more to each.
-        .target(name: "CImageFile", dependencies: ["CVisionAPI", "CVips"], path: "Sources/Vision/CImageFile", exclude: ["README.md"]),
+        .target(name: "CImageFile", dependencies: ["CVisionAPI", "CVips", "CVipsShim"], path: "Sources/Vision/CImageFile", exclude: ["README.md"]),
 
         .target(name: "CVisionLoader", dependencies: ["CVisionAPI"], path: "Sources/Vision/CVisionLoader", exclude: ["README.md"], linkerSettings: [.linkedLibrary("dl")]),
 

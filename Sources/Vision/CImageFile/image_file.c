@@ -1,5 +1,6 @@
 /* Image files through libvips: see mbx_image_file.h. */
 #include "mbx_image_file.h"
+#include "mbx_vips.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -39,10 +40,8 @@ int mbx_image_file_read_rgb8(const char *path, mbx_cv_image *image, mbx_cv_error
     struct stat status;
     if (stat(path, &status) != 0) return fail(error, path, strerror(errno));
     if (!S_ISREG(status.st_mode)) return fail(error, path, "not a regular file");
-    /* Started once per process (the host has normally started it); only the
-     * loaders libvips trusts, as the host allows. */
-    if (VIPS_INIT("mattebox")) return fail_vips(error, path, "libvips could not start");
-    vips_block_untrusted_set(TRUE);
+    /* Started as the host starts it (normally already): only the loaders it allows. */
+    if (mbx_vips_start()) return fail_vips(error, path, "libvips could not start");
 
     VipsImage *in = vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (!in) return fail_vips(error, path, "not an image libvips can read");
