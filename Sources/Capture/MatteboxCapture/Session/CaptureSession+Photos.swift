@@ -158,11 +158,12 @@ extension CaptureSession {
         -> (CapturedFrame, any FrameDecoder)
     {
         var chosen = try await chooseFrame(settings, quality: quality, loop: loop, held: held)
-        let ring = self.ring, wait = max(0.25, 3 * loop.frameSeconds)
+        let ring = self.ring, wait = Self.newFrameWait(loop.frameSeconds)
         while securedFrameTimes.contains(chosen.0.timestamp) {
             let taken = chosen.0.timestamp
             guard let next = await BlockingWork.run({ ring.firstFrame(after: taken, timeout: wait) }) else {
-                throw MatteboxError("\(configuration.camera.path): no new frame for a press in the same frame as one before it")
+                throw MatteboxError(
+                    "\(configuration.camera.path): no new frame within \(wait) s for a press in the same frame as one before it")
             }
             chosen.0 = next
         }
@@ -170,6 +171,12 @@ extension CaptureSession {
         if securedFrameTimes.count > 64 { securedFrameTimes.removeFirst(securedFrameTimes.count - 64) }
         return chosen
     }
+
+    /// How long a press waits for a frame the ring does not hold yet before it fails: a stream
+    /// delivers one each period, but a loaded machine (a batch beside the camera, two cores) can
+    /// stall the stream's thread for a few hundred milliseconds, and failing a photo is worse than
+    /// taking it late.
+    static func newFrameWait(_ frameSeconds: Double) -> Double { max(2, 10 * frameSeconds) }
 
     func chooseFrame(_ settings: PhotoSettings, quality: QualityPrioritization, loop: StreamLoop, held: [CapturedFrame] = []) async throws
         -> (CapturedFrame, any FrameDecoder)
@@ -208,9 +215,10 @@ extension CaptureSession {
             return ring.latest(atOrBefore: press, with: held) ?? known
         }
         if let frame = known { return frame }
-        let waited = await BlockingWork.run { ring.firstFrame(after: press, timeout: 2) }
+        let wait = Self.newFrameWait(Double(period) / 1e9)
+        let waited = await BlockingWork.run { ring.firstFrame(after: press, timeout: wait) }
         guard let frame = waited else {
-            throw MatteboxError("\(configuration.camera.path): no frame arrived within 2 s of the shutter press")
+            throw MatteboxError("\(configuration.camera.path): no frame arrived within \(wait) s of the shutter press")
         }
         return frame
     }
