@@ -18,6 +18,13 @@ final class SemanticMattes: PhotoProcessor {
     /// Glasses show when their matte covers this share of the face's box: frames alone of a thin
     /// pair cover about a tenth of it, so a few stray pixels of the class are not a pair of glasses.
     static let smallestGlassesShare = 0.03
+    /// A person's face shows its features (brows, eyes, ears, nose, lips) over about a tenth of its
+    /// box, a face in profile over a few hundredths: under half a hundredth (a few stray pixels), the
+    /// face parser saw none where the face detector found a face (a pug's, a figurine's, or a person's
+    /// turned away, whose features are hidden, which iOS would not take for a face either).
+    static let smallestFeatureShare = 0.005
+    /// The face parser's output that holds the face's features, for that check only.
+    static let featuresOutput = "face features"
     /// The pose keypoints a person matte should hold, as the notes name them.
     static let keypointNames: [(bit: UInt32, name: String)] = [
         (MBX_CV_POSE_LEFT_ELBOW, "left elbow"), (MBX_CV_POSE_RIGHT_ELBOW, "right elbow"),
@@ -75,6 +82,7 @@ final class SemanticMattes: PhotoProcessor {
         model = try SegmentationModel(parameters, names: SemanticMattes.personMattes, automatic: .faceparser)
         // The face parser labels eyebrows apart (CelebAMask-HQ's classes 2 and 3); `brows` counts them as hair.
         if browsInHair, model?.named?.name == NamedModel.faceparser.name { model?.classes["hair", default: []] += [2, 3] }
+        if let features = model?.named?.faceFeatures, !features.isEmpty { model?.classes[Self.featuresOutput] = features }
         // Glasses come only from a model that names them; by default they are left out with a note.
         if let model, let missing = wanted.intersection(SemanticMattes.personMattes).subtracting(model.classes.keys)
             .subtracting(["glasses"]).sorted().first
@@ -151,6 +159,14 @@ final class SemanticMattes: PhotoProcessor {
             made = try makeMattes(&view, options: &options, face: face, planes: planes, photo: photo)
         } catch {
             for name in planes.keys { try? photo.removeImage(SemanticMattes.roles[name]!) }
+            if error is NotAPersonsFace {
+                let names = todo.sorted()
+                let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+                return absent + [
+                    "the face parser found no brows, eyes, ears, nose or lips on the face found (an animal's, a statue's?), "
+                        + "so no \(list) matte\(names.count == 1 ? "" : "s")"
+                ]
+            }
             throw error
         }
         let teethShow = made.teethShow
@@ -235,10 +251,16 @@ final class SemanticMattes: PhotoProcessor {
         if let model {
             // Hair falls past the parser's square, and hands and arms show the face's skin: both go on over the person.
             let person = photo.image(MBX_ROLE_PORTRAIT_MATTE)?.visionImage
+            let features = model.classes[Self.featuresOutput] == nil ? nil : ScratchPlane(like: planes.values.first)
+            defer { features?.free() }
             try model.run(
-                &view, options: &options, face: face.box, roll: face.roll_degrees, planes: planes, person: person,
+                &view, options: &options, face: face.box, roll: face.roll_degrees,
+                planes: planes.merging(features.map { [Self.featuresOutput: $0.plane] } ?? [:]) { kept, _ in kept }, person: person,
                 surfaces: ["hair": Int32(MBX_CV_SURFACE_HAIR), "skin": Int32(MBX_CV_SURFACE_SKIN)], everyFace: true)
             try photo.setString("note.semanticMattesMethod", model.method)
+            if let features, features.shareAtLeastHalf(ofBox: face.box, primaryWidth: photo.image(MBX_ROLE_PRIMARY)?.width) < Self.smallestFeatureShare {
+                throw NotAPersonsFace()
+            }
             let notes = person == nil && (planes["hair"] != nil || planes["skin"] != nil)
                 ? ["no portrait matte, so hair and skin stop at the edge of the square the face parser saw"] : []
             return (face.box.width >= MBX_CV_SMALLEST_TEETH_FACE && photo.image(MBX_ROLE_TEETH_MATTE)?.isBlank == false, notes)

@@ -22,6 +22,9 @@ package struct NamedModel: Sendable {
     package var facialHair: [Int32] = []
     /// Classes a beard grows on (the face's skin, not the neck).
     package var beardGround: [Int32] = []
+    /// The parts only a person's face has (brows, eyes, ears, nose, mouth, lips): a face detector's
+    /// face where the parser finds none of them is an animal's, a statue's or a toy's.
+    package var faceFeatures: [Int32] = []
 
     /// MODNet: RGB, (x − 127.5) / 127.5, a 512 px square of the whole photo, one alpha channel.
     package static let modnet = NamedModel(
@@ -35,7 +38,7 @@ package struct NamedModel: Sendable {
     package static let faceparser = NamedModel(
         name: "faceparser", title: "BiSeNet face parsing", fileName: "face-parser-512.onnx", inputSize: 512,
         mean: (0.485, 0.456, 0.406), std: (0.229, 0.224, 0.225), crop: 2.5, classes: "skin=1,7,8,10,14;hair=17;teeth=11;glasses=6",
-        facialHair: [2, 3], beardGround: [1])
+        facialHair: [2, 3], beardGround: [1], faceFeatures: [2, 3, 4, 5, 7, 8, 10, 11, 12, 13])
 
     /// The face parser's every class but the background (skin, brows, eyes, glasses, ears, earring, nose,
     /// mouth, lips, neck, necklace, cloth, hair, hat): the person as it sees them within its square.
