@@ -16,21 +16,6 @@ struct ScratchPlane {
     }
 
     func free() { memory.deallocate() }
-
-    /// How many samples of at least one half lie in `box` (in the primary's pixels, `primaryWidth`
-    /// wide, scaled to this plane), as a share of the box.
-    func shareAtLeastHalf(ofBox box: mbx_cv_rect, primaryWidth: Int?) -> Double {
-        let scale = Double(plane.width) / Double(max(1, primaryWidth ?? Int(plane.width)))
-        let x0 = max(0, Int(Double(box.x) * scale)), y0 = max(0, Int(Double(box.y) * scale))
-        let x1 = min(Int(plane.width), Int(Double(box.x + box.width) * scale)), y1 = min(Int(plane.height), Int(Double(box.y + box.height) * scale))
-        guard x1 > x0, y1 > y0 else { return 0 }
-        var count = 0
-        for y in y0..<y1 {
-            let row = memory + y * Int(plane.width)
-            for x in x0..<x1 where row[x] >= 128 { count += 1 }
-        }
-        return Double(count) / Double((x1 - x0) * (y1 - y0))
-    }
 }
 
 /// The face the detector found is not a person's, by the face parser: no person mattes for it.

@@ -258,7 +258,12 @@ final class SemanticMattes: PhotoProcessor {
                 planes: planes.merging(features.map { [Self.featuresOutput: $0.plane] } ?? [:]) { kept, _ in kept }, person: person,
                 surfaces: ["hair": Int32(MBX_CV_SURFACE_HAIR), "skin": Int32(MBX_CV_SURFACE_SKIN)], everyFace: true)
             try photo.setString("note.semanticMattesMethod", model.method)
-            if let features, features.shareAtLeastHalf(ofBox: face.box, primaryWidth: photo.image(MBX_ROLE_PRIMARY)?.width) < Self.smallestFeatureShare {
+            // Counted inside the face's box: stray feature pixels elsewhere in the parser's square (the
+            // jules figurine has 0.035 of its box's area of them) are not a face's.
+            if let features,
+                features.plane.shareAtLeastHalf(ofBox: face.box, primaryWidth: photo.image(MBX_ROLE_PRIMARY)?.width, insideOnly: true)
+                < Self.smallestFeatureShare
+            {
                 throw NotAPersonsFace()
             }
             let notes = person == nil && (planes["hair"] != nil || planes["skin"] != nil)

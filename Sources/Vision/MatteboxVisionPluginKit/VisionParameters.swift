@@ -166,11 +166,7 @@ extension PluginImage {
     /// How many of this 8-bit matte's samples are at least one half, as a share of `box` (a
     /// rectangle in `primary`'s pixels, scaled to this matte): how much of a face a part covers.
     package func shareAtLeastHalf(ofBox box: mbx_cv_rect, primary: PluginImage?) -> Double {
-        let scale = primary.map { Double(width) / Double(max(1, $0.width)) } ?? 1
-        let area = Double(box.width) * Double(box.height) * scale * scale
-        guard area > 0 else { return 0 }
-        let count = (0..<height).reduce(0) { sum, y in sum + row(y, as: UInt8.self).reduce(0) { $0 + ($1 >= 128 ? 1 : 0) } }
-        return Double(count) / area
+        visionPlane.shareAtLeastHalf(ofBox: box, primaryWidth: primary?.width)
     }
 
     /// This single-channel 8-bit image as an output plane.
@@ -184,5 +180,29 @@ extension mbx_cv_error {
     /// The message the vision library wrote.
     package var text: String {
         withUnsafeBytes(of: message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    }
+}
+
+extension mbx_cv_plane {
+    /// How many of this plane's samples are at least one half, as a share of `box` (a rectangle in
+    /// the pixels of a primary `primaryWidth` wide, scaled to this plane; nil: the plane's own):
+    /// those anywhere in the plane, or with `insideOnly` those within the box.
+    package func shareAtLeastHalf(ofBox box: mbx_cv_rect, primaryWidth: Int?, insideOnly: Bool = false) -> Double {
+        let scale = primaryWidth.map { Double(width) / Double(max(1, $0)) } ?? 1
+        let area = Double(box.width) * Double(box.height) * scale * scale
+        guard area > 0, let data else { return 0 }
+        var (x0, y0, x1, y1) = (0, 0, Int(width), Int(height))
+        if insideOnly {
+            x0 = max(0, Int(Double(box.x) * scale))
+            y0 = max(0, Int(Double(box.y) * scale))
+            x1 = min(x1, Int(Double(box.x + box.width) * scale))
+            y1 = min(y1, Int(Double(box.y + box.height) * scale))
+        }
+        var count = 0
+        for y in y0..<max(y0, y1) {
+            let row = data + y * stride
+            for x in x0..<max(x0, x1) where row[x] >= 128 { count += 1 }
+        }
+        return Double(count) / area
     }
 }
